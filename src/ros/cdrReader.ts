@@ -1,0 +1,123 @@
+import { FrameError } from './frameError';
+
+/** Bytes before the CDR body: representation id (2 bytes, big-endian) and options (2 bytes). */
+export const ENCAPSULATION_SIZE = 4;
+
+// Plain CDR (XCDR1) and plain XCDR2, big- and little-endian. Image and CompressedImage hold no
+// 8-byte members, so the two versions lay them out identically and one reader serves both.
+const REPRESENTATIONS: Readonly<Record<number, { littleEndian: boolean }>> = {
+  0x0000: { littleEndian: false },
+  0x0001: { littleEndian: true },
+  0x0006: { littleEndian: false },
+  0x0007: { littleEndian: true },
+};
+
+/** Longest string we accept in a header (frame_id) or encoding field, in bytes. */
+const MAX_STRING_BYTES = 4096;
+
+/**
+ * Reads a serialized ROS 2 message (as delivered by a raw subscription) without copying:
+ * byte sequences come back as views into the received buffer. Every read is bounds-checked and
+ * throws FrameError, so malformed input can never read out of range.
+ */
+export class CdrReader {
+  private offset = ENCAPSULATION_SIZE;
+  private readonly view: DataView;
+  readonly littleEndian: boolean;
+
+  constructor(private readonly bytes: Uint8Array) {
+    if (bytes.length < ENCAPSULATION_SIZE) {
+      throw new FrameError('TRUNCATED', `message has ${bytes.length} bytes, less than the 4-byte CDR header`);
+    }
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const representation = this.view.getUint16(0, false);
+    const known = REPRESENTATIONS[representation];
+    if (known === undefined) {
+      throw new FrameError(
+        'BAD_ENCAPSULATION',
+        `unsupported CDR representation 0x${representation.toString(16).padStart(4, '0')}`,
+      );
+    }
+    this.littleEndian = known.littleEndian;
+  }
+
+  get position(): number {
+    return this.offset;
+  }
+
+  /** Bytes left after the current position. */
+  get remaining(): number {
+    return this.bytes.length - this.offset;
+  }
+
+  uint8(field: string): number {
+    this.need(1, field);
+    const v = this.view.getUint8(this.offset);
+    this.offset += 1;
+    return v;
+  }
+
+  uint32(field: string): number {
+    this.align(4);
+    this.need(4, field);
+    const v = this.view.getUint32(this.offset, this.littleEndian);
+    this.offset += 4;
+    return v;
+  }
+
+  int32(field: string): number {
+    this.align(4);
+    this.need(4, field);
+    const v = this.view.getInt32(this.offset, this.littleEndian);
+    this.offset += 4;
+    return v;
+  }
+
+  /** A CDR string: uint32 length including the terminating NUL, the bytes, then the NUL. */
+  string(field: string): string {
+    const length = this.uint32(`${field} length`);
+    if (length === 0) {
+      throw new FrameError('BAD_STRING', `${field}: string length 0 (must count its NUL terminator)`);
+    }
+    if (length > MAX_STRING_BYTES) {
+      throw new FrameError('BAD_STRING', `${field}: string of ${length} bytes exceeds ${MAX_STRING_BYTES}`);
+    }
+    this.need(length, field);
+    const end = this.offset + length - 1;
+    if (this.bytes[end] !== 0) {
+      throw new FrameError('BAD_STRING', `${field}: string is not NUL-terminated`);
+    }
+    const body = this.bytes.subarray(this.offset, end);
+    if (body.includes(0)) {
+      throw new FrameError('BAD_STRING', `${field}: string contains a NUL byte`);
+    }
+    this.offset += length;
+    return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  }
+
+  /** A sequence<uint8>: the returned array is a view into the message, not a copy. */
+  byteSequence(field: string): Uint8Array {
+    const length = this.uint32(`${field} length`);
+    this.need(length, field);
+    const view = this.bytes.subarray(this.offset, this.offset + length);
+    this.offset += length;
+    return view;
+  }
+
+  private align(n: number): void {
+    // Alignment is relative to the start of the body, i.e. after the encapsulation header.
+    const rel = this.offset - ENCAPSULATION_SIZE;
+    const pad = (n - (rel % n)) % n;
+    this.need(pad, 'alignment padding');
+    this.offset += pad;
+  }
+
+  private need(n: number, field: string): void {
+    if (this.offset + n > this.bytes.length) {
+      throw new FrameError(
+        'TRUNCATED',
+        `${field}: needs ${n} bytes at offset ${this.offset}, message has ${this.bytes.length}`,
+      );
+    }
+  }
+}

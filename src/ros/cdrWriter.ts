@@ -1,0 +1,64 @@
+import { ENCAPSULATION_SIZE } from './cdrReader';
+
+/**
+ * Writes a little-endian plain CDR message (representation 0x0001, as Fast DDS sends), into one
+ * buffer sized up front so pixel data is copied exactly once.
+ */
+export class CdrWriter {
+  private offset = ENCAPSULATION_SIZE;
+  private readonly view: DataView;
+  readonly buffer: Buffer;
+
+  constructor(capacity: number) {
+    this.buffer = Buffer.alloc(ENCAPSULATION_SIZE + capacity);
+    this.view = new DataView(this.buffer.buffer, this.buffer.byteOffset, this.buffer.byteLength);
+    this.buffer[1] = 0x01;
+  }
+
+  /** Upper bound of the body size of a string field, with worst-case alignment. */
+  static stringSize(s: string): number {
+    return 3 + 4 + Buffer.byteLength(s, 'utf8') + 1;
+  }
+
+  uint8(v: number): void {
+    this.view.setUint8(this.offset, v);
+    this.offset += 1;
+  }
+
+  uint32(v: number): void {
+    this.align(4);
+    this.view.setUint32(this.offset, v, true);
+    this.offset += 4;
+  }
+
+  int32(v: number): void {
+    this.align(4);
+    this.view.setInt32(this.offset, v, true);
+    this.offset += 4;
+  }
+
+  string(s: string): void {
+    const length = Buffer.byteLength(s, 'utf8');
+    this.uint32(length + 1);
+    this.buffer.write(s, this.offset, 'utf8');
+    this.offset += length;
+    this.buffer[this.offset] = 0;
+    this.offset += 1;
+  }
+
+  byteSequence(data: Uint8Array): void {
+    this.uint32(data.length);
+    this.buffer.set(data, this.offset);
+    this.offset += data.length;
+  }
+
+  /** The finished message: a view of the bytes written so far. */
+  finish(): Buffer {
+    return this.buffer.subarray(0, this.offset);
+  }
+
+  private align(n: number): void {
+    const rel = this.offset - ENCAPSULATION_SIZE;
+    this.offset += (n - (rel % n)) % n;
+  }
+}

@@ -1,0 +1,51 @@
+/** Pixel encodings the intake accepts (sensor_msgs/image_encodings names). */
+export type ImageEncoding = 'rgb8' | 'bgr8' | 'rgba8' | 'bgra8' | 'mono8' | 'yuv422' | 'yuyv' | 'nv12';
+
+interface EncodingLayout {
+  /** Bytes per pixel in one row of the (first) plane. */
+  readonly rowBytesPerPixel: number;
+  /** Total bytes = rowBytes * height * planeFactor (1.5 for 4:2:0 semi-planar). */
+  readonly planeFactor: number;
+  /** Width must be a multiple of this (chroma subsampling). */
+  readonly widthMultiple: number;
+  readonly heightMultiple: number;
+}
+
+const LAYOUTS: Readonly<Record<ImageEncoding, EncodingLayout>> = {
+  rgb8: { rowBytesPerPixel: 3, planeFactor: 1, widthMultiple: 1, heightMultiple: 1 },
+  bgr8: { rowBytesPerPixel: 3, planeFactor: 1, widthMultiple: 1, heightMultiple: 1 },
+  rgba8: { rowBytesPerPixel: 4, planeFactor: 1, widthMultiple: 1, heightMultiple: 1 },
+  bgra8: { rowBytesPerPixel: 4, planeFactor: 1, widthMultiple: 1, heightMultiple: 1 },
+  mono8: { rowBytesPerPixel: 1, planeFactor: 1, widthMultiple: 1, heightMultiple: 1 },
+  // ROS names YUYV byte order "yuv422_yuy2"/"yuyv"; "yuv422" is UYVY. Both carry 2 bytes a pixel.
+  yuv422: { rowBytesPerPixel: 2, planeFactor: 1, widthMultiple: 2, heightMultiple: 1 },
+  yuyv: { rowBytesPerPixel: 2, planeFactor: 1, widthMultiple: 2, heightMultiple: 1 },
+  nv12: { rowBytesPerPixel: 1, planeFactor: 1.5, widthMultiple: 2, heightMultiple: 2 },
+};
+
+export const IMAGE_ENCODINGS = Object.keys(LAYOUTS) as ImageEncoding[];
+
+/** Aliases other drivers publish for the same byte layouts. */
+const ALIASES: Readonly<Record<string, ImageEncoding>> = {
+  yuv422_yuy2: 'yuyv',
+};
+
+export function parseImageEncoding(name: string): ImageEncoding | undefined {
+  const lower = name.toLowerCase();
+  if (lower in LAYOUTS) return lower as ImageEncoding;
+  return ALIASES[lower];
+}
+
+export function encodingLayout(encoding: ImageEncoding): EncodingLayout {
+  return LAYOUTS[encoding];
+}
+
+/** Smallest valid `step` (row stride) for an image of this width, in bytes. */
+export function minStep(encoding: ImageEncoding, width: number): number {
+  return width * LAYOUTS[encoding].rowBytesPerPixel;
+}
+
+/** Bytes the pixel data must hold for this geometry. */
+export function requiredDataBytes(encoding: ImageEncoding, step: number, height: number): number {
+  return Math.ceil(step * height * LAYOUTS[encoding].planeFactor);
+}
