@@ -1,0 +1,15 @@
+/** Deterministic PRNG (mulberry32) so fuzz and property tests repeat exactly. */
+export function makePrng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function randInt(rand: () => number, lo: number, hiExclusive: number): number {
+  return lo + Math.floor(rand() * (hiExclusive - lo));
+}
