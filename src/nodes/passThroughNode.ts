@@ -1,0 +1,108 @@
+import type * as Rclnodejs from 'rclnodejs';
+import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
+import { ImageIntake, IntakeFrame } from '../ros/imageIntake';
+import { encodeImage } from '../ros/imageCodec';
+import { encodeCompressedImage } from '../ros/compressedImageCodec';
+import { makeQos } from '../ros/qosProfile';
+import { declareParameters } from '../ros/nodeParameters';
+import { parsePassThroughConfig, PASS_THROUGH_DEFAULTS, PassThroughConfig } from '../config/passThroughConfig';
+import { LatestFrameMailbox } from './latestFrameMailbox';
+import { printHelp, wantsHelp } from './nodeMain';
+
+/**
+ * Proof of life for the transport: receives camera frames through the raw intake and republishes
+ * them, re-encoded by our own CDR writer, on ~/image (or ~/image/compressed). The perception nodes
+ * replace the republish step with inference.
+ */
+export class PassThroughNode {
+  readonly node: Rclnodejs.Node;
+  readonly intake: ImageIntake;
+  readonly mailbox = new LatestFrameMailbox<IntakeFrame>();
+  private readonly rawOut: Rclnodejs.Publisher<'sensor_msgs/msg/Image'> | undefined;
+  private readonly compressedOut: Rclnodejs.Publisher<'sensor_msgs/msg/CompressedImage'> | undefined;
+  private published = 0;
+  private loop: Promise<void> | undefined;
+
+  constructor(rcl: typeof Rclnodejs, name = 'pass_through') {
+    this.node = new rcl.Node(name);
+    const config: PassThroughConfig = parsePassThroughConfig(
+      declareParameters(rcl, this.node, PASS_THROUGH_DEFAULTS),
+    );
+    const qos = { qos: makeQos(rcl, 'reliable', 5) };
+    if (config.input_transport === 'raw') {
+      this.rawOut = this.node.createPublisher('sensor_msgs/msg/Image', '~/image', qos);
+    } else {
+      this.compressedOut = this.node.createPublisher('sensor_msgs/msg/CompressedImage', '~/image/compressed', qos);
+    }
+    this.intake = new ImageIntake(
+      rcl,
+      this.node,
+      { topic: config.input_transport === 'raw' ? 'image' : 'image/compressed', transport: config.input_transport, qos: config.input_qos },
+      (f) => this.mailbox.post(f),
+      (e) => this.node.getLogger().warn(`dropped a bad frame: ${e.message}`),
+    );
+    if (config.log_period_s > 0) {
+      this.node.createTimer(BigInt(Math.round(config.log_period_s * 1e9)), () => this.logStats());
+    }
+  }
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.mailbox.close();
+    await this.loop;
+  }
+
+  get stats(): { received: number; rejected: number; dropped: number; published: number } {
+    const c = this.intake.counters;
+    return { received: c.received, rejected: c.rejected, dropped: this.mailbox.dropped, published: this.published };
+  }
+
+  private async run(): Promise<void> {
+    for (;;) {
+      const item = await this.mailbox.take();
+      if (!item) return;
+      if (item.kind === 'raw' && this.rawOut) {
+        this.rawOut.publish(encodeImage(item.frame));
+      } else if (item.kind === 'compressed' && this.compressedOut) {
+        this.compressedOut.publish(encodeCompressedImage(item.frame));
+      }
+      this.published++;
+    }
+  }
+
+  private logStats(): void {
+    const s = this.stats;
+    this.node
+      .getLogger()
+      .info(`received ${s.received}, rejected ${s.rejected}, dropped ${s.dropped}, published ${s.published}`);
+  }
+}
+
+async function main(): Promise<void> {
+  if (wantsHelp(process.argv)) {
+    printHelp('pass_through', 'republishes camera frames received through the zero-copy raw intake', PASS_THROUGH_DEFAULTS, [
+      'in:  image (sensor_msgs/Image) or image/compressed (sensor_msgs/CompressedImage)',
+      'out: ~/image or ~/image/compressed',
+    ]);
+    return;
+  }
+  const rcl = loadRclnodejs();
+  await rcl.init();
+  const node = new PassThroughNode(rcl);
+  node.start();
+  node.node.spin();
+  const shutdown = (): void => {
+    void node.stop().then(() => {
+      node.node.destroy();
+      rcl.shutdown();
+      process.exit(0);
+    });
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+if (require.main === module) runMain(main);

@@ -1,0 +1,30 @@
+import type * as Rclnodejs from 'rclnodejs';
+
+/** Input QoS choices exposed as the `input_qos` parameter. */
+export type QosName = 'sensor_data' | 'reliable' | 'default';
+export const QOS_NAMES: readonly QosName[] = ['sensor_data', 'reliable', 'default'];
+
+/**
+ * sensor_data: best effort, keep last 1: a camera stream where only the newest frame matters.
+ * reliable: keep last `depth`, for recorded or relayed streams whose publisher is reliable-only.
+ */
+export function makeQos(rcl: typeof Rclnodejs, name: QosName, depth = 1): Rclnodejs.QoS {
+  const { QoS } = rcl;
+  switch (name) {
+    case 'sensor_data':
+      return new QoS(
+        QoS.HistoryPolicy.RMW_QOS_POLICY_HISTORY_KEEP_LAST,
+        depth,
+        QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_BEST_EFFORT,
+        QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_VOLATILE,
+      );
+    case 'reliable':
+    case 'default':
+      return new QoS(
+        QoS.HistoryPolicy.RMW_QOS_POLICY_HISTORY_KEEP_LAST,
+        name === 'default' ? Math.max(depth, 10) : depth,
+        QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_RELIABLE,
+        QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_VOLATILE,
+      );
+  }
+}

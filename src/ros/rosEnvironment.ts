@@ -1,0 +1,70 @@
+/**
+ * The one place that loads rclnodejs. Loading it without a sourced ROS 2 environment fails deep
+ * inside its native binding, so we check first and fail with one line that says what to do.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type * as Rclnodejs from 'rclnodejs';
+
+export class RosEnvironmentError extends Error {
+  override readonly name = 'RosEnvironmentError';
+}
+
+const HOW_TO_FIX =
+  'source scripts/env.sh in the htp_perception checkout (after scripts/bootstrap.sh), ' +
+  'or /opt/ros/<distro>/setup.bash plus the workspace install/setup.bash on a robot';
+
+let loaded: typeof Rclnodejs | undefined;
+
+export function loadRclnodejs(): typeof Rclnodejs {
+  if (loaded) return loaded;
+  if (!process.env.AMENT_PREFIX_PATH || !process.env.ROS_DISTRO) {
+    throw new RosEnvironmentError(`no ROS 2 environment (AMENT_PREFIX_PATH/ROS_DISTRO unset): ${HOW_TO_FIX}`);
+  }
+  // rclnodejs answers a binding that fails to load by rebuilding itself with `node-gyp clean`
+  // first, which deletes a working build whenever the cause was only a missing library path.
+  // Loading the binding ourselves first turns that into a clear error and leaves the build alone.
+  preloadBinding();
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    loaded = require('rclnodejs') as typeof Rclnodejs;
+  } catch (e) {
+    const reason = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    throw new RosEnvironmentError(`rclnodejs failed to load (${reason}): ${HOW_TO_FIX}`);
+  }
+  return loaded;
+}
+
+function preloadBinding(): void {
+  let binding: string;
+  try {
+    binding = path.join(path.dirname(require.resolve('rclnodejs/package.json')), 'build', 'Release', 'rclnodejs.node');
+  } catch {
+    throw new RosEnvironmentError('rclnodejs is not installed: run scripts/bootstrap.sh');
+  }
+  if (!fs.existsSync(binding)) {
+    throw new RosEnvironmentError(`rclnodejs native binding ${binding} is not built: run scripts/bootstrap.sh`);
+  }
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require(binding);
+  } catch (e) {
+    const reason = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    throw new RosEnvironmentError(`rclnodejs native binding does not load (${reason}): ${HOW_TO_FIX}`);
+  }
+}
+
+/**
+ * Runs a node's main function; environment and configuration errors become one line on stderr
+ * and exit code 2 instead of a stack trace.
+ */
+export function runMain(main: () => Promise<void>): void {
+  main().catch((e: unknown) => {
+    if (e instanceof RosEnvironmentError || (e instanceof Error && e.name === 'ConfigError')) {
+      process.stderr.write(`${e.name}: ${e.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  });
+}

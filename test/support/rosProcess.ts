@@ -1,0 +1,77 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { repoPath } from './paths';
+
+/** A private DDS domain per test run, so parallel runs and stray nodes never cross-talk. */
+export function privateDomainId(): string {
+  return String(100 + (process.pid % 100));
+}
+
+export interface RunningProcess {
+  readonly child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray>;
+  exited(): Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+/** Starts a process in the ROS environment of the test run (tests run under scripts/with-env.sh). */
+export function startProcess(command: string, args: string[], env: Record<string, string> = {}): RunningProcess {
+  const child = spawn(command, args, {
+    cwd: repoPath(),
+    env: { ...process.env, ROS_DOMAIN_ID: privateDomainId(), ROS_AUTOMATIC_DISCOVERY_RANGE: 'LOCALHOST', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const listeners = new Set<() => void>();
+  child.stdout?.on('data', (d: Buffer) => {
+    out += d.toString();
+    listeners.forEach((l) => l());
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    err += d.toString();
+    listeners.forEach((l) => l());
+  });
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited: () => exit,
+    waitFor(pattern, timeoutMs) {
+      return new Promise((resolve, reject) => {
+        const check = (): void => {
+          const m = (out + err).match(pattern);
+          if (m) {
+            cleanup();
+            resolve(m);
+          }
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${pattern} from ${command} ${args.join(' ')}\nstdout: ${out}\nstderr: ${err}`));
+        }, timeoutMs);
+        const cleanup = (): void => {
+          clearTimeout(timer);
+          listeners.delete(check);
+        };
+        listeners.add(check);
+        void exit.then(() => setTimeout(check, 0));
+        check();
+      });
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGINT');
+        const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await exit;
+        clearTimeout(t);
+      }
+    },
+  };
+}
+
+export function nodeScript(relativeJs: string): string {
+  return repoPath('dist', relativeJs);
+}
