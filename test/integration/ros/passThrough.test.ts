@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { nodeScript, RunningProcess, startProcess } from '../../support/rosProcess';
 import { repoPath } from '../../support/paths';
 
-const PEER = repoPath('test', 'fixtures', 'ros', 'image_peer.py');
+const PEER = repoPath('tools', 'ros', 'image_peer.py');
 
 interface Received {
   received: number;
@@ -47,6 +47,18 @@ describe('pass_through node over real DDS (rclpy publisher -> TypeScript raw int
     await node.waitFor(/rejected 3,/, 10_000);
     assert.match(node.stdout() + node.stderr(), /dropped a bad frame: STEP_TOO_SMALL/);
     assert.equal(node.child.exitCode, null, 'node must still be running');
+  });
+
+  it('reports a publisher whose QoS can never match input_qos, instead of waiting silently', async function () {
+    const node = startProcess('node', [
+      nodeScript('src/nodes/passThroughNode.js'),
+      '--ros-args', '-r', '__node:=pt_qos', '-p', 'input_qos:=reliable',
+    ]);
+    procs.push(node);
+    const publisher = startProcess('python3', [PEER, 'publish', '--topic', 'image', '--count', '5', '--timeout', '15']);
+    procs.push(publisher);
+    const m = await node.waitFor(/incompatible publisher on \/image: (.*)/, 20_000);
+    assert.match(m[1]!, /image_peer_publish: publisher is best effort but input_qos asks for reliable/);
   });
 
   it('explains in one line how to fix a missing ROS environment', async function () {
