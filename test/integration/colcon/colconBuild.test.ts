@@ -1,0 +1,212 @@
+import * as assert from 'node:assert/strict';
+import { spawnSync, SpawnSyncReturns } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { repoPath, REPO_ROOT } from '../../support/paths';
+
+/** The installed executable this test runs after sourcing the workspace; it must answer --help
+ * with usage text and exit 0 without a ROS graph. Switch it here when the node set changes. */
+const INSTALLED_EXECUTABLE = 'pass_through_node';
+/** The compiled module that executable starts (dist/src/nodes/<module>.js). */
+const EXECUTABLE_MODULE = 'passThroughNode';
+
+/** What a robot integrator puts in a workspace: the package sources, not build products. */
+const PACKAGE_ENTRIES = [
+  'package.xml',
+  'CMakeLists.txt',
+  'colcon.pkg',
+  'package.json',
+  'tsconfig.json',
+  'msg',
+  'src',
+  'launch',
+  'config',
+  'models',
+];
+/** Weights are never part of the package sources (git-ignored, exported per machine). */
+const WEIGHT_FILE = /\.(onnx|onnx\.data|tflite|bin)$/;
+
+/** Runs a bash script inside the dev ROS environment (scripts/env.sh), from `cwd`. */
+function inRosEnv(script: string, cwd: string, timeoutMs: number): SpawnSyncReturns<string> {
+  return spawnSync('bash', ['-c', `set -e; source "${repoPath('scripts', 'env.sh')}"; ${script}`], {
+    cwd,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+/** Relative paths of the files under `dir` (empty when it does not exist). */
+function filesUnder(dir: string, keep: (rel: string) => boolean = () => true): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return (fs.readdirSync(dir, { recursive: true, withFileTypes: false }) as string[])
+    .filter((rel) => fs.statSync(path.join(dir, rel)).isFile() && keep(rel))
+    .sort();
+}
+
+function assertFile(file: string): void {
+  assert.ok(fs.existsSync(file) && fs.statSync(file).isFile(), `missing ${file}`);
+}
+
+describe('colcon build of htp_perception in a throwaway workspace', function () {
+  let ws = '';
+  let install = '';
+  let share = '';
+
+  before(function () {
+    this.timeout(300000);
+    ws = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-colcon-'));
+    const pkgDir = path.join(ws, 'src', 'htp_perception');
+    fs.mkdirSync(pkgDir, { recursive: true });
+    for (const entry of PACKAGE_ENTRIES) {
+      const from = repoPath(entry);
+      if (fs.existsSync(from)) {
+        fs.cpSync(from, path.join(pkgDir, entry), {
+          recursive: true,
+          filter: (src) => !WEIGHT_FILE.test(src),
+        });
+      }
+    }
+    // npm dependencies are installed per checkout (npm ci); linking them avoids copying 300+ MB.
+    fs.symlinkSync(repoPath('node_modules'), path.join(pkgDir, 'node_modules'));
+    // On a robot the distro's vision_msgs is used; here the workspace builds our dev restatement.
+    fs.cpSync(repoPath('interfaces', 'vision_msgs'), path.join(ws, 'src', 'vision_msgs'), {
+      recursive: true,
+    });
+
+    // Debian's colcon runs on the system Python with empy 3; env.sh's PYTHONPATH would hand it
+    // the venv's empy 4, so colcon itself runs without it (CMake still uses the venv's Python).
+    const python = repoPath('.ros', 'venv', 'bin', 'python');
+    const build = inRosEnv(
+      `PYTHONPATH= colcon --log-base log build --base-paths src --build-base build --install-base install ` +
+        `--event-handlers console_direct- --cmake-args -DBUILD_TESTING=OFF "-DPython3_EXECUTABLE=${python}"`,
+      ws,
+      280000,
+    );
+    assert.equal(
+      build.status,
+      0,
+      `colcon build failed (${build.status ?? build.signal}):\n${build.stdout}\n${build.stderr}`,
+    );
+    install = path.join(ws, 'install');
+    share = path.join(install, 'htp_perception', 'share', 'htp_perception');
+  });
+
+  after(function () {
+    if (ws && ws.startsWith(os.tmpdir())) fs.rmSync(ws, { recursive: true, force: true });
+  });
+
+  it('installs the vision_msgs and htp_perception interfaces with their type support libraries', function () {
+    for (const pkg of ['vision_msgs', 'htp_perception']) {
+      for (const ts of [
+        'rosidl_typesupport_c',
+        'rosidl_typesupport_fastrtps_c',
+        'rosidl_typesupport_introspection_c',
+      ]) {
+        assertFile(path.join(install, pkg, 'lib', `lib${pkg}__${ts}.so`));
+      }
+      assertFile(
+        path.join(install, pkg, 'share', 'ament_index', 'resource_index', 'packages', pkg),
+      );
+    }
+    const index = fs.readFileSync(
+      path.join(
+        install,
+        'htp_perception',
+        'share',
+        'ament_index',
+        'resource_index',
+        'rosidl_interfaces',
+        'htp_perception',
+      ),
+      'utf8',
+    );
+    for (const msg of ['Keypoint', 'PersonPose', 'PersonPoseArray']) {
+      assert.match(index, new RegExp(`^msg/${msg}\\.msg$`, 'm'));
+      assertFile(path.join(share, 'msg', `${msg}.idl`));
+    }
+  });
+
+  it('installs the compiled JavaScript of src/ (not the tests) under share/htp_perception/dist', function () {
+    const compiled = filesUnder(path.join(share, 'dist'), (rel) => rel.endsWith('.js'));
+    const sources = filesUnder(
+      repoPath('src'),
+      (rel) => rel.endsWith('.ts') && !rel.endsWith('.d.ts'),
+    );
+    assert.ok(sources.length > 0);
+    assert.deepEqual(
+      compiled.filter((rel) => rel.startsWith(`src${path.sep}`)),
+      sources.map((rel) => path.join('src', rel.replace(/\.ts$/, '.js'))),
+    );
+    assert.deepEqual(
+      compiled.filter((rel) => !rel.startsWith(`src${path.sep}`)),
+      [],
+      'only src/ is installed',
+    );
+    assertFile(path.join(share, 'package.json'));
+  });
+
+  it('installs launch/, config/ and the model manifests (no weights)', function () {
+    for (const dir of ['launch', 'config']) {
+      const expected = filesUnder(repoPath(dir));
+      assert.deepEqual(filesUnder(path.join(share, dir)), expected, `${dir}/`);
+    }
+    assert.ok(filesUnder(path.join(share, 'launch')).length > 0, 'at least one launch file');
+    const manifests = filesUnder(repoPath('models'), (rel) => /\.(json|ya?ml|md)$/.test(rel));
+    assert.deepEqual(filesUnder(path.join(share, 'models')), manifests);
+  });
+
+  it(`runs the installed ${INSTALLED_EXECUTABLE} after sourcing install/setup.bash`, function () {
+    this.timeout(60000);
+    const launcher = path.join(
+      install,
+      'htp_perception',
+      'lib',
+      'htp_perception',
+      INSTALLED_EXECUTABLE,
+    );
+    assert.ok(fs.statSync(launcher).mode & 0o111, `${launcher} is executable`);
+    assertFile(path.join(share, 'dist', 'src', 'nodes', `${EXECUTABLE_MODULE}.js`));
+    // Resolve the executable the way `ros2 run` does: <prefix>/lib/<package>/<name> for the first
+    // prefix on AMENT_PREFIX_PATH that has it (the wheels ship no ros2 CLI).
+    const run = inRosEnv(
+      `source install/setup.bash
+       for p in \${AMENT_PREFIX_PATH//:/ }; do
+         exe="$p/lib/htp_perception/${INSTALLED_EXECUTABLE}"
+         if [ -x "$exe" ]; then echo "resolved: $exe"; exec "$exe" --help; fi
+       done
+       echo "no prefix on AMENT_PREFIX_PATH has lib/htp_perception/${INSTALLED_EXECUTABLE}" >&2; exit 3`,
+      ws,
+      50000,
+    );
+    assert.equal(
+      run.status,
+      0,
+      `${INSTALLED_EXECUTABLE} --help failed (${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`,
+    );
+    assert.ok(run.stdout.includes(`resolved: ${launcher}\n`), run.stdout);
+    assert.match(run.stdout, /usage: /);
+  });
+
+  it('lets Python import the workspace messages after sourcing install/setup.bash', function () {
+    this.timeout(60000);
+    const run = inRosEnv(
+      `source install/setup.bash; python3 -c 'import htp_perception.msg as m, vision_msgs.msg as v; print(m.__file__); print(v.__file__); print(m.PersonPose.SKELETON_COCO17)'`,
+      ws,
+      50000,
+    );
+    assert.equal(run.status, 0, run.stderr);
+    const [ours, vision, skeleton] = run.stdout.trim().split('\n');
+    assert.ok(
+      ours?.startsWith(path.join(install, 'htp_perception')),
+      `htp_perception.msg from ${ours}`,
+    );
+    assert.ok(
+      vision?.startsWith(path.join(install, 'vision_msgs')),
+      `vision_msgs.msg from ${vision}`,
+    );
+    assert.equal(skeleton, 'coco17');
+    assert.ok(!ours?.startsWith(REPO_ROOT));
+  });
+});
