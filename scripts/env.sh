@@ -32,6 +32,8 @@ export RMW_IMPLEMENTATION="${RMW_IMPLEMENTATION:-rmw_fastrtps_cpp}"
 # Keep discovery on this machine: tests and demos never talk to other hosts.
 export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
 export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-42}"
+# Camera-sized frames in shared memory, discovery on loopback (see the file for why).
+export FASTDDS_DEFAULT_PROFILES_FILE="${FASTDDS_DEFAULT_PROFILES_FILE:-$HTP_ROOT/config/fastdds_localhost.xml}"
 # node-gyp / cmake-js: build against the installed Node headers, never download them.
 export npm_config_nodedir="${npm_config_nodedir:-/usr}"
 unset _htp_root
