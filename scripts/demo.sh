@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The main job on this machine (CPU): installs what is missing, then runs the pipeline over real
+# ROS 2: image_source publishes real photos as a camera stream, pass_through receives them through
+# the zero-copy raw intake and republishes them, topic_monitor checks what comes out.
+#   scripts/demo.sh [seconds]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+seconds="${1:-10}"
+bash scripts/bootstrap.sh
+source scripts/env.sh
+# A domain of its own, so the demo never meets other ROS 2 graphs on this machine.
+export ROS_DOMAIN_ID="${HTP_DEMO_DOMAIN_ID:-77}"
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT
+node dist/src/nodes/imageSourceNode.js --ros-args -p rate_hz:=15.0 -p publish_compressed:=true &
+pids+=($!)
+node dist/src/nodes/passThroughNode.js --ros-args -p log_period_s:=5.0 &
+pids+=($!)
+node dist/src/tools/topicMonitor.js /pass_through/image --seconds "$seconds"

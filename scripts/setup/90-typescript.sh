@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Compiles the TypeScript (src/ and test/) into dist/. Always runs: tsc is incremental enough and
+# a stale dist/ would test old code.
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+rm -rf dist
+node_modules/.bin/tsc -p tsconfig.json || die "TypeScript compilation failed"
+log "typescript: compiled into dist/"

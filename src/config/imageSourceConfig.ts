@@ -1,0 +1,36 @@
+import * as path from 'node:path';
+import { z } from 'zod';
+import { describeZodError } from './configError';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+
+export const IMAGE_SOURCE_DEFAULTS = {
+  /** Folder of .jpg/.jpeg/.png files, published in name order. */
+  directory: process.env.HTP_PHOTOS ?? path.join(REPO_ROOT, '.cache', 'photos'),
+  rate_hz: 10.0,
+  frame_id: 'camera_optical_frame',
+  encoding: 'rgb8',
+  /** Longest side in pixels after resizing (0 keeps the photo's size). */
+  max_side: 0,
+  loop: true,
+  /** Also publish each frame as JPEG on image/compressed. */
+  publish_compressed: false,
+};
+
+const schema = z.object({
+  directory: z.string().min(1),
+  rate_hz: z.number().positive().max(1000),
+  frame_id: z.string(),
+  encoding: z.enum(['rgb8', 'bgr8', 'mono8']),
+  max_side: z.number().int().min(0).max(16384),
+  loop: z.boolean(),
+  publish_compressed: z.boolean(),
+});
+
+export type ImageSourceConfig = z.infer<typeof schema>;
+
+export function parseImageSourceConfig(values: unknown): ImageSourceConfig {
+  const r = schema.safeParse(values);
+  if (!r.success) throw describeZodError('image_source parameters', r.error);
+  return r.data;
+}

@@ -1,0 +1,81 @@
+import type * as Rclnodejs from 'rclnodejs';
+import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
+import { encodeImage } from '../ros/imageCodec';
+import { encodeCompressedImage } from '../ros/compressedImageCodec';
+import { makeQos } from '../ros/qosProfile';
+import { declareParameters } from '../ros/nodeParameters';
+import { IMAGE_SOURCE_DEFAULTS, ImageSourceConfig, parseImageSourceConfig } from '../config/imageSourceConfig';
+import { decodePhoto, DecodedPhoto, listPhotos } from './photoFrames';
+import { printHelp, wantsHelp } from './nodeMain';
+
+/**
+ * A camera stand-in for demos and tests: publishes real photos from a folder as sensor_msgs/Image
+ * (best effort, like a camera driver) at a fixed rate, each stamped with the current ROS time.
+ */
+export class ImageSourceNode {
+  readonly node: Rclnodejs.Node;
+  readonly config: ImageSourceConfig;
+  private readonly rawPub: Rclnodejs.Publisher<'sensor_msgs/msg/Image'>;
+  private readonly jpegPub: Rclnodejs.Publisher<'sensor_msgs/msg/CompressedImage'> | undefined;
+  private photos: DecodedPhoto[] = [];
+  private index = 0;
+  private timer: Rclnodejs.Timer | undefined;
+  published = 0;
+
+  constructor(rcl: typeof Rclnodejs, name = 'image_source') {
+    this.node = new rcl.Node(name);
+    this.config = parseImageSourceConfig(declareParameters(rcl, this.node, IMAGE_SOURCE_DEFAULTS));
+    const qos = { qos: makeQos(rcl, 'sensor_data') };
+    this.rawPub = this.node.createPublisher('sensor_msgs/msg/Image', 'image', qos);
+    if (this.config.publish_compressed) {
+      this.jpegPub = this.node.createPublisher('sensor_msgs/msg/CompressedImage', 'image/compressed', qos);
+    }
+  }
+
+  async start(onDone?: () => void): Promise<void> {
+    const files = listPhotos(this.config.directory);
+    this.photos = await Promise.all(files.map((f) => decodePhoto(f, this.config.encoding, this.config.max_side)));
+    this.node.getLogger().info(`publishing ${this.photos.length} photos from ${this.config.directory} at ${this.config.rate_hz} Hz`);
+    this.timer = this.node.createTimer(BigInt(Math.round(1e9 / this.config.rate_hz)), () => {
+      if (!this.config.loop && this.index >= this.photos.length) {
+        this.timer?.cancel();
+        onDone?.();
+        return;
+      }
+      this.publishNext();
+    });
+  }
+
+  private publishNext(): void {
+    const photo = this.photos[this.index % this.photos.length]!;
+    this.index++;
+    const { seconds, nanoseconds } = this.node.now().secondsAndNanoseconds;
+    const header = { stamp: { sec: Number(seconds), nanosec: Number(nanoseconds) }, frameId: this.config.frame_id };
+    this.rawPub.publish(encodeImage({ header, ...photo }));
+    this.jpegPub?.publish(encodeCompressedImage({ header, format: 'jpeg', data: photo.jpeg }));
+    this.published++;
+  }
+}
+
+async function main(): Promise<void> {
+  if (wantsHelp(process.argv)) {
+    printHelp('image_source', 'publishes real photos from a folder as a camera stream', IMAGE_SOURCE_DEFAULTS, [
+      'out: image (sensor_msgs/Image), image/compressed (sensor_msgs/CompressedImage, with publish_compressed)',
+    ]);
+    return;
+  }
+  const rcl = loadRclnodejs();
+  await rcl.init();
+  const source = new ImageSourceNode(rcl);
+  const finish = (): void => {
+    source.node.destroy();
+    rcl.shutdown();
+    process.exit(0);
+  };
+  await source.start(finish);
+  source.node.spin();
+  process.once('SIGINT', finish);
+  process.once('SIGTERM', finish);
+}
+
+if (require.main === module) runMain(main);

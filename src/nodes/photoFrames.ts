@@ -1,0 +1,44 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import sharp from 'sharp';
+import { ConfigError } from '../config/configError';
+
+export interface DecodedPhoto {
+  readonly name: string;
+  readonly width: number;
+  readonly height: number;
+  readonly encoding: 'rgb8' | 'bgr8' | 'mono8';
+  readonly step: number;
+  readonly data: Buffer;
+  readonly jpeg: Buffer;
+}
+
+const PHOTO = /\.(jpe?g|png)$/i;
+
+export function listPhotos(directory: string): string[] {
+  if (!fs.existsSync(directory) || !fs.statSync(directory).isDirectory()) {
+    throw new ConfigError(`photo directory ${directory} does not exist (scripts/bootstrap.sh fills .cache/photos)`);
+  }
+  const files = fs.readdirSync(directory).filter((f) => PHOTO.test(f)).sort();
+  if (files.length === 0) throw new ConfigError(`photo directory ${directory} holds no .jpg/.jpeg/.png files`);
+  return files.map((f) => path.join(directory, f));
+}
+
+/** Decodes a photo file into the raw pixels of a sensor_msgs/Image (and a JPEG for CompressedImage). */
+export async function decodePhoto(file: string, encoding: DecodedPhoto['encoding'], maxSide: number): Promise<DecodedPhoto> {
+  let img = sharp(file).rotate();
+  if (maxSide > 0) img = img.resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
+  const channels = encoding === 'mono8' ? 1 : 3;
+  const pipeline = encoding === 'mono8' ? img.grayscale() : img.removeAlpha().toColourspace('srgb');
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  if (info.channels !== channels) throw new Error(`${file}: decoded ${info.channels} channels, expected ${channels}`);
+  if (encoding === 'bgr8') {
+    for (let i = 0; i < data.length; i += 3) {
+      const r = data[i]!;
+      data[i] = data[i + 2]!;
+      data[i + 2] = r;
+    }
+  }
+  const jpeg = await sharp(file).rotate().resize(info.width, info.height).jpeg({ quality: 90 }).toBuffer();
+  return { name: path.basename(file), width: info.width, height: info.height, encoding, step: info.width * channels, data, jpeg };
+}
