@@ -50,11 +50,31 @@ function stampMs(sec: number, nanosec: number): number {
   return sec * 1000 + nanosec / 1e6;
 }
 
-async function runPublisher(width: number, height: number, seconds: number, topic: string): Promise<{ sent: number; rate_hz: number }> {
+async function runPublisher(
+  width: number,
+  height: number,
+  seconds: number,
+  topic: string,
+): Promise<{ sent: number; rate_hz: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       'python3',
-      [PEER, 'publish', '--topic', topic, '--width', String(width), '--height', String(height), '--rate', String(RATE_HZ), '--count', String(Math.round(seconds * RATE_HZ)), '--settle', '1.0'],
+      [
+        PEER,
+        'publish',
+        '--topic',
+        topic,
+        '--width',
+        String(width),
+        '--height',
+        String(height),
+        '--rate',
+        String(RATE_HZ),
+        '--count',
+        String(Math.round(seconds * RATE_HZ)),
+        '--settle',
+        '1.0',
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
@@ -80,17 +100,32 @@ async function phase(
   let bytes = 0;
   let cleanup: () => void;
   if (mode === 'default') {
-    const sub = node.createSubscription('sensor_msgs/msg/Image', topic, { qos: makeQos(rcl, 'sensor_data') }, (msg: unknown) => {
-      const m = msg as unknown as { header: { stamp: { sec: number; nanosec: number } }; data: ArrayLike<number> };
-      bytes += m.data.length;
-      latencies.push(Date.now() - stampMs(m.header.stamp.sec, m.header.stamp.nanosec));
-    });
+    const sub = node.createSubscription(
+      'sensor_msgs/msg/Image',
+      topic,
+      { qos: makeQos(rcl, 'sensor_data') },
+      (msg: unknown) => {
+        const m = msg as unknown as {
+          header: { stamp: { sec: number; nanosec: number } };
+          data: ArrayLike<number>;
+        };
+        bytes += m.data.length;
+        latencies.push(Date.now() - stampMs(m.header.stamp.sec, m.header.stamp.nanosec));
+      },
+    );
     cleanup = () => node.destroySubscription(sub);
   } else {
-    const intake = new ImageIntake(rcl, node, { topic, transport: 'raw', qos: 'sensor_data', qosCheckPeriodMs: 0 }, (f) => {
-      bytes += f.frame.data.length;
-      latencies.push(Date.now() - stampMs(f.frame.header.stamp.sec, f.frame.header.stamp.nanosec));
-    });
+    const intake = new ImageIntake(
+      rcl,
+      node,
+      { topic, transport: 'raw', qos: 'sensor_data', qosCheckPeriodMs: 0 },
+      (f) => {
+        bytes += f.frame.data.length;
+        latencies.push(
+          Date.now() - stampMs(f.frame.header.stamp.sec, f.frame.header.stamp.nanosec),
+        );
+      },
+    );
     cleanup = () => intake.destroy();
   }
   const cpuBefore = process.cpuUsage();
@@ -135,7 +170,9 @@ async function main(): Promise<void> {
       raw_cpu_ms_per_frame: round(r.cpuMsPerFrame),
       seconds,
     });
-    process.stderr.write(`${w}x${h}: default ${d.received}/${d.sent}, raw ${r.received}/${r.sent}\n`);
+    process.stderr.write(
+      `${w}x${h}: default ${d.received}/${d.sent}, raw ${r.received}/${r.sent}\n`,
+    );
   }
   process.stdout.write(formatTable(entries.map((e) => ({ ...e }))) + '\n');
   if (args.jsonPath) {

@@ -6,6 +6,8 @@ export class ConfigError extends Error {
 }
 
 export function describeZodError(source: string, error: ZodError): ConfigError {
-  const issues = error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+  const issues = error.issues
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
   return new ConfigError(`${source}: ${issues}`);
 }

@@ -31,7 +31,12 @@ export interface ImageTransform {
   readonly srcWidth: number;
   readonly srcHeight: number;
   /** Region of the source that was resized (the whole image when no ROI was given), in pixels. */
-  readonly crop: { readonly x: number; readonly y: number; readonly width: number; readonly height: number };
+  readonly crop: {
+    readonly x: number;
+    readonly y: number;
+    readonly width: number;
+    readonly height: number;
+  };
   /** Network input size, in pixels. */
   readonly dstWidth: number;
   readonly dstHeight: number;

@@ -4,7 +4,11 @@ import { encodeImage } from '../ros/imageCodec';
 import { encodeCompressedImage } from '../ros/compressedImageCodec';
 import { makeQos } from '../ros/qosProfile';
 import { declareParameters } from '../ros/nodeParameters';
-import { IMAGE_SOURCE_DEFAULTS, ImageSourceConfig, parseImageSourceConfig } from '../config/imageSourceConfig';
+import {
+  IMAGE_SOURCE_DEFAULTS,
+  ImageSourceConfig,
+  parseImageSourceConfig,
+} from '../config/imageSourceConfig';
 import { decodePhoto, DecodedPhoto, listPhotos } from './photoFrames';
 import { printHelp, wantsHelp } from './nodeMain';
 
@@ -28,14 +32,24 @@ export class ImageSourceNode {
     const qos = { qos: makeQos(rcl, 'sensor_data') };
     this.rawPub = this.node.createPublisher('sensor_msgs/msg/Image', 'image', qos);
     if (this.config.publish_compressed) {
-      this.jpegPub = this.node.createPublisher('sensor_msgs/msg/CompressedImage', 'image/compressed', qos);
+      this.jpegPub = this.node.createPublisher(
+        'sensor_msgs/msg/CompressedImage',
+        'image/compressed',
+        qos,
+      );
     }
   }
 
   async start(onDone?: () => void): Promise<void> {
     const files = listPhotos(this.config.directory);
-    this.photos = await Promise.all(files.map((f) => decodePhoto(f, this.config.encoding, this.config.max_side)));
-    this.node.getLogger().info(`publishing ${this.photos.length} photos from ${this.config.directory} at ${this.config.rate_hz} Hz`);
+    this.photos = await Promise.all(
+      files.map((f) => decodePhoto(f, this.config.encoding, this.config.max_side)),
+    );
+    this.node
+      .getLogger()
+      .info(
+        `publishing ${this.photos.length} photos from ${this.config.directory} at ${this.config.rate_hz} Hz`,
+      );
     this.timer = this.node.createTimer(BigInt(Math.round(1e9 / this.config.rate_hz)), () => {
       if (!this.config.loop && this.index >= this.photos.length) {
         this.timer?.cancel();
@@ -50,7 +64,10 @@ export class ImageSourceNode {
     const photo = this.photos[this.index % this.photos.length]!;
     this.index++;
     const { seconds, nanoseconds } = this.node.now().secondsAndNanoseconds;
-    const header = { stamp: { sec: Number(seconds), nanosec: Number(nanoseconds) }, frameId: this.config.frame_id };
+    const header = {
+      stamp: { sec: Number(seconds), nanosec: Number(nanoseconds) },
+      frameId: this.config.frame_id,
+    };
     this.rawPub.publish(encodeImage({ header, ...photo }));
     this.jpegPub?.publish(encodeCompressedImage({ header, format: 'jpeg', data: photo.jpeg }));
     this.published++;
@@ -59,9 +76,14 @@ export class ImageSourceNode {
 
 async function main(): Promise<void> {
   if (wantsHelp(process.argv)) {
-    printHelp('image_source', 'publishes real photos from a folder as a camera stream', IMAGE_SOURCE_DEFAULTS, [
-      'out: image (sensor_msgs/Image), image/compressed (sensor_msgs/CompressedImage, with publish_compressed)',
-    ]);
+    printHelp(
+      'image_source',
+      'publishes real photos from a folder as a camera stream',
+      IMAGE_SOURCE_DEFAULTS,
+      [
+        'out: image (sensor_msgs/Image), image/compressed (sensor_msgs/CompressedImage, with publish_compressed)',
+      ],
+    );
     return;
   }
   const rcl = loadRclnodejs();

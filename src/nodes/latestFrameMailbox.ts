@@ -43,7 +43,8 @@ export class LatestFrameMailbox<T> {
       return Promise.resolve(f);
     }
     if (this.closed) return Promise.resolve(undefined);
-    if (this.waiter) return Promise.reject(new Error('LatestFrameMailbox: only one consumer may wait at a time'));
+    if (this.waiter)
+      return Promise.reject(new Error('LatestFrameMailbox: only one consumer may wait at a time'));
     return new Promise((resolve) => {
       this.waiter = resolve as (frame: T) => void;
     });

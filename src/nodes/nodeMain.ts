@@ -4,7 +4,12 @@ export function wantsHelp(argv: readonly string[]): boolean {
   return ours.includes('--help') || ours.includes('-h');
 }
 
-export function printHelp(name: string, summary: string, params: Readonly<Record<string, unknown>>, topics: string[]): void {
+export function printHelp(
+  name: string,
+  summary: string,
+  params: Readonly<Record<string, unknown>>,
+  topics: string[],
+): void {
   const lines = [
     `${name}: ${summary}`,
     '',

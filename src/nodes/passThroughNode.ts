@@ -5,7 +5,11 @@ import { encodeImage } from '../ros/imageCodec';
 import { encodeCompressedImage } from '../ros/compressedImageCodec';
 import { makeQos } from '../ros/qosProfile';
 import { declareParameters } from '../ros/nodeParameters';
-import { parsePassThroughConfig, PASS_THROUGH_DEFAULTS, PassThroughConfig } from '../config/passThroughConfig';
+import {
+  parsePassThroughConfig,
+  PASS_THROUGH_DEFAULTS,
+  PassThroughConfig,
+} from '../config/passThroughConfig';
 import { LatestFrameMailbox } from './latestFrameMailbox';
 import { printHelp, wantsHelp } from './nodeMain';
 
@@ -19,7 +23,8 @@ export class PassThroughNode {
   readonly intake: ImageIntake;
   readonly mailbox = new LatestFrameMailbox<IntakeFrame>();
   private readonly rawOut: Rclnodejs.Publisher<'sensor_msgs/msg/Image'> | undefined;
-  private readonly compressedOut: Rclnodejs.Publisher<'sensor_msgs/msg/CompressedImage'> | undefined;
+  private readonly compressedOut:
+    Rclnodejs.Publisher<'sensor_msgs/msg/CompressedImage'> | undefined;
   private published = 0;
   private loop: Promise<void> | undefined;
 
@@ -32,12 +37,20 @@ export class PassThroughNode {
     if (config.input_transport === 'raw') {
       this.rawOut = this.node.createPublisher('sensor_msgs/msg/Image', '~/image', qos);
     } else {
-      this.compressedOut = this.node.createPublisher('sensor_msgs/msg/CompressedImage', '~/image/compressed', qos);
+      this.compressedOut = this.node.createPublisher(
+        'sensor_msgs/msg/CompressedImage',
+        '~/image/compressed',
+        qos,
+      );
     }
     this.intake = new ImageIntake(
       rcl,
       this.node,
-      { topic: config.input_transport === 'raw' ? 'image' : 'image/compressed', transport: config.input_transport, qos: config.input_qos },
+      {
+        topic: config.input_transport === 'raw' ? 'image' : 'image/compressed',
+        transport: config.input_transport,
+        qos: config.input_qos,
+      },
       (f) => this.mailbox.post(f),
       (e) => this.node.getLogger().warn(`dropped a bad frame: ${e.message}`),
     );
@@ -57,7 +70,12 @@ export class PassThroughNode {
 
   get stats(): { received: number; rejected: number; dropped: number; published: number } {
     const c = this.intake.counters;
-    return { received: c.received, rejected: c.rejected, dropped: this.mailbox.dropped, published: this.published };
+    return {
+      received: c.received,
+      rejected: c.rejected,
+      dropped: this.mailbox.dropped,
+      published: this.published,
+    };
   }
 
   private async run(): Promise<void> {
@@ -77,16 +95,23 @@ export class PassThroughNode {
     const s = this.stats;
     this.node
       .getLogger()
-      .info(`received ${s.received}, rejected ${s.rejected}, dropped ${s.dropped}, published ${s.published}`);
+      .info(
+        `received ${s.received}, rejected ${s.rejected}, dropped ${s.dropped}, published ${s.published}`,
+      );
   }
 }
 
 async function main(): Promise<void> {
   if (wantsHelp(process.argv)) {
-    printHelp('pass_through', 'republishes camera frames received through the zero-copy raw intake', PASS_THROUGH_DEFAULTS, [
-      'in:  image (sensor_msgs/Image) or image/compressed (sensor_msgs/CompressedImage)',
-      'out: ~/image or ~/image/compressed',
-    ]);
+    printHelp(
+      'pass_through',
+      'republishes camera frames received through the zero-copy raw intake',
+      PASS_THROUGH_DEFAULTS,
+      [
+        'in:  image (sensor_msgs/Image) or image/compressed (sensor_msgs/CompressedImage)',
+        'out: ~/image or ~/image/compressed',
+      ],
+    );
     return;
   }
   const rcl = loadRclnodejs();

@@ -17,21 +17,33 @@ const PHOTO = /\.(jpe?g|png)$/i;
 
 export function listPhotos(directory: string): string[] {
   if (!fs.existsSync(directory) || !fs.statSync(directory).isDirectory()) {
-    throw new ConfigError(`photo directory ${directory} does not exist (scripts/bootstrap.sh fills .cache/photos)`);
+    throw new ConfigError(
+      `photo directory ${directory} does not exist (scripts/bootstrap.sh fills .cache/photos)`,
+    );
   }
-  const files = fs.readdirSync(directory).filter((f) => PHOTO.test(f)).sort();
-  if (files.length === 0) throw new ConfigError(`photo directory ${directory} holds no .jpg/.jpeg/.png files`);
+  const files = fs
+    .readdirSync(directory)
+    .filter((f) => PHOTO.test(f))
+    .sort();
+  if (files.length === 0)
+    throw new ConfigError(`photo directory ${directory} holds no .jpg/.jpeg/.png files`);
   return files.map((f) => path.join(directory, f));
 }
 
 /** Decodes a photo file into the raw pixels of a sensor_msgs/Image (and a JPEG for CompressedImage). */
-export async function decodePhoto(file: string, encoding: DecodedPhoto['encoding'], maxSide: number): Promise<DecodedPhoto> {
+export async function decodePhoto(
+  file: string,
+  encoding: DecodedPhoto['encoding'],
+  maxSide: number,
+): Promise<DecodedPhoto> {
   let img = sharp(file).rotate();
-  if (maxSide > 0) img = img.resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
+  if (maxSide > 0)
+    img = img.resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
   const channels = encoding === 'mono8' ? 1 : 3;
   const pipeline = encoding === 'mono8' ? img.grayscale() : img.removeAlpha().toColourspace('srgb');
   const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
-  if (info.channels !== channels) throw new Error(`${file}: decoded ${info.channels} channels, expected ${channels}`);
+  if (info.channels !== channels)
+    throw new Error(`${file}: decoded ${info.channels} channels, expected ${channels}`);
   if (encoding === 'bgr8') {
     for (let i = 0; i < data.length; i += 3) {
       const r = data[i]!;
@@ -39,6 +51,18 @@ export async function decodePhoto(file: string, encoding: DecodedPhoto['encoding
       data[i + 2] = r;
     }
   }
-  const jpeg = await sharp(file).rotate().resize(info.width, info.height).jpeg({ quality: 90 }).toBuffer();
-  return { name: path.basename(file), width: info.width, height: info.height, encoding, step: info.width * channels, data, jpeg };
+  const jpeg = await sharp(file)
+    .rotate()
+    .resize(info.width, info.height)
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  return {
+    name: path.basename(file),
+    width: info.width,
+    height: info.height,
+    encoding,
+    step: info.width * channels,
+    data,
+    jpeg,
+  };
 }

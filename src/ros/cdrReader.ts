@@ -27,7 +27,10 @@ export class CdrReader {
 
   constructor(private readonly bytes: Uint8Array) {
     if (bytes.length < ENCAPSULATION_SIZE) {
-      throw new FrameError('TRUNCATED', `message has ${bytes.length} bytes, less than the 4-byte CDR header`);
+      throw new FrameError(
+        'TRUNCATED',
+        `message has ${bytes.length} bytes, less than the 4-byte CDR header`,
+      );
     }
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const representation = this.view.getUint16(0, false);
@@ -77,10 +80,16 @@ export class CdrReader {
   string(field: string): string {
     const length = this.uint32(`${field} length`);
     if (length === 0) {
-      throw new FrameError('BAD_STRING', `${field}: string length 0 (must count its NUL terminator)`);
+      throw new FrameError(
+        'BAD_STRING',
+        `${field}: string length 0 (must count its NUL terminator)`,
+      );
     }
     if (length > MAX_STRING_BYTES) {
-      throw new FrameError('BAD_STRING', `${field}: string of ${length} bytes exceeds ${MAX_STRING_BYTES}`);
+      throw new FrameError(
+        'BAD_STRING',
+        `${field}: string of ${length} bytes exceeds ${MAX_STRING_BYTES}`,
+      );
     }
     this.need(length, field);
     const end = this.offset + length - 1;

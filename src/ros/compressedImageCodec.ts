@@ -25,13 +25,18 @@ export function decodeCompressedImage(message: Uint8Array): CompressedFrame {
     throw new FrameError('EMPTY_DATA', 'compressed image has no data');
   }
   if (data.length > MAX_IMAGE_BYTES) {
-    throw new FrameError('TOO_LARGE', `compressed image of ${data.length} bytes, limit ${MAX_IMAGE_BYTES}`);
+    throw new FrameError(
+      'TOO_LARGE',
+      `compressed image of ${data.length} bytes, limit ${MAX_IMAGE_BYTES}`,
+    );
   }
   return { header, format, data };
 }
 
 export function encodeCompressedImage(image: CompressedFrame): Buffer {
-  const w = new CdrWriter(headerSize(image.header) + CdrWriter.stringSize(image.format) + 7 + image.data.length);
+  const w = new CdrWriter(
+    headerSize(image.header) + CdrWriter.stringSize(image.format) + 7 + image.data.length,
+  );
   writeHeader(w, image.header);
   w.string(image.format);
   w.byteSequence(image.data);

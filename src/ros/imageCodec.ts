@@ -72,7 +72,10 @@ function validateGeometry(
     throw new FrameError('ZERO_SIZE', `image is ${width}x${height}`);
   }
   if (width > MAX_IMAGE_DIMENSION || height > MAX_IMAGE_DIMENSION) {
-    throw new FrameError('TOO_LARGE', `image is ${width}x${height}, limit ${MAX_IMAGE_DIMENSION} per side`);
+    throw new FrameError(
+      'TOO_LARGE',
+      `image is ${width}x${height}, limit ${MAX_IMAGE_DIMENSION} per side`,
+    );
   }
   const layout = encodingLayout(encoding);
   if (width % layout.widthMultiple !== 0 || height % layout.heightMultiple !== 0) {
@@ -83,14 +86,20 @@ function validateGeometry(
   }
   const min = minStep(encoding, width);
   if (step < min) {
-    throw new FrameError('STEP_TOO_SMALL', `step ${step} < width ${width} x ${layout.rowBytesPerPixel} bytes (${min})`);
+    throw new FrameError(
+      'STEP_TOO_SMALL',
+      `step ${step} < width ${width} x ${layout.rowBytesPerPixel} bytes (${min})`,
+    );
   }
   const need = requiredDataBytes(encoding, step, height);
   if (need > MAX_IMAGE_BYTES) {
     throw new FrameError('TOO_LARGE', `image needs ${need} bytes, limit ${MAX_IMAGE_BYTES}`);
   }
   if (dataBytes < need) {
-    throw new FrameError('DATA_TOO_SHORT', `data has ${dataBytes} bytes, ${encoding} ${width}x${height} step ${step} needs ${need}`);
+    throw new FrameError(
+      'DATA_TOO_SHORT',
+      `data has ${dataBytes} bytes, ${encoding} ${width}x${height} step ${step} needs ${need}`,
+    );
   }
 }
 
@@ -108,7 +117,13 @@ export interface ImageToEncode {
 /** Serializes a sensor_msgs/Image (little-endian CDR) for a raw publisher. */
 export function encodeImage(image: ImageToEncode): Buffer {
   const w = new CdrWriter(
-    headerSize(image.header) + 8 + CdrWriter.stringSize(image.encoding) + 1 + 7 + 4 + image.data.length,
+    headerSize(image.header) +
+      8 +
+      CdrWriter.stringSize(image.encoding) +
+      1 +
+      7 +
+      4 +
+      image.data.length,
   );
   writeHeader(w, image.header);
   w.uint32(image.height);

@@ -1,5 +1,6 @@
 /** Pixel encodings the intake accepts (sensor_msgs/image_encodings names). */
-export type ImageEncoding = 'rgb8' | 'bgr8' | 'rgba8' | 'bgra8' | 'mono8' | 'yuv422' | 'yuyv' | 'nv12';
+export type ImageEncoding =
+  'rgb8' | 'bgr8' | 'rgba8' | 'bgra8' | 'mono8' | 'yuv422' | 'yuyv' | 'nv12';
 
 interface EncodingLayout {
   /** Bytes per pixel in one row of the (first) plane. */

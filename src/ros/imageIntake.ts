@@ -34,7 +34,12 @@ export interface IntakeCounters {
  * object, which cannot keep up with camera rates. A bad frame is counted and reported, never thrown.
  */
 export class ImageIntake {
-  readonly counters: IntakeCounters = { received: 0, rejected: 0, rejectedByCode: {}, incompatiblePublishers: [] };
+  readonly counters: IntakeCounters = {
+    received: 0,
+    rejected: 0,
+    rejectedByCode: {},
+    incompatiblePublishers: [],
+  };
   private readonly subscription: Rclnodejs.Subscription;
   private readonly qosTimer: Rclnodejs.Timer | undefined;
   private readonly reportedPublishers = new Set<string>();
@@ -46,7 +51,8 @@ export class ImageIntake {
     private readonly onFrame: (frame: IntakeFrame) => void,
     private readonly onReject: (error: FrameError) => void = () => undefined,
   ) {
-    const type = options.transport === 'raw' ? 'sensor_msgs/msg/Image' : 'sensor_msgs/msg/CompressedImage';
+    const type =
+      options.transport === 'raw' ? 'sensor_msgs/msg/Image' : 'sensor_msgs/msg/CompressedImage';
     this.subscription = node.createSubscription(
       type,
       options.topic,
@@ -54,7 +60,10 @@ export class ImageIntake {
       (message: unknown) => this.handle(message as Buffer),
     );
     const period = options.qosCheckPeriodMs ?? 2000;
-    this.qosTimer = period > 0 ? node.createTimer(BigInt(period) * 1_000_000n, () => this.checkPublishers()) : undefined;
+    this.qosTimer =
+      period > 0
+        ? node.createTimer(BigInt(period) * 1_000_000n, () => this.checkPublishers())
+        : undefined;
   }
 
   /** Fully qualified topic name after remapping. */
@@ -91,7 +100,10 @@ export class ImageIntake {
     const found: string[] = [];
     for (const info of this.node.getPublishersInfoByTopic(this.topic, false) as PublisherInfo[]) {
       const offer = info.qos_profile;
-      const why = incompatibility({ reliability: Number(offer.reliability), durability: Number(offer.durability) }, request);
+      const why = incompatibility(
+        { reliability: Number(offer.reliability), durability: Number(offer.durability) },
+        request,
+      );
       if (why === undefined) continue;
       const who = `${info.node_namespace.replace(/\/$/, '')}/${info.node_name}`;
       found.push(`${who}: ${why}`);

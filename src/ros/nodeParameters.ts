@@ -15,10 +15,14 @@ export function declareParameters(
   const out: Record<string, ParamValue> = {};
   for (const [name, value] of Object.entries(defaults)) {
     let param: Rclnodejs.Parameter;
-    if (typeof value === 'boolean') param = new Parameter(name, ParameterType.PARAMETER_BOOL, value);
-    else if (typeof value === 'string') param = new Parameter(name, ParameterType.PARAMETER_STRING, value);
-    else if (Array.isArray(value)) param = new Parameter(name, ParameterType.PARAMETER_STRING_ARRAY, value);
-    else if (Number.isInteger(value)) param = new Parameter(name, ParameterType.PARAMETER_INTEGER, BigInt(value));
+    if (typeof value === 'boolean')
+      param = new Parameter(name, ParameterType.PARAMETER_BOOL, value);
+    else if (typeof value === 'string')
+      param = new Parameter(name, ParameterType.PARAMETER_STRING, value);
+    else if (Array.isArray(value))
+      param = new Parameter(name, ParameterType.PARAMETER_STRING_ARRAY, value);
+    else if (Number.isInteger(value))
+      param = new Parameter(name, ParameterType.PARAMETER_INTEGER, BigInt(value));
     else param = new Parameter(name, ParameterType.PARAMETER_DOUBLE, value);
     node.declareParameter(param);
     const actual: unknown = node.getParameter(name).value;

@@ -7,7 +7,10 @@ export interface EndpointQos {
 }
 
 /** Returns why a publisher cannot feed our subscription, or undefined when they match. */
-export function incompatibility(publisher: EndpointQos, subscription: EndpointQos): string | undefined {
+export function incompatibility(
+  publisher: EndpointQos,
+  subscription: EndpointQos,
+): string | undefined {
   const BEST_EFFORT = 2;
   const TRANSIENT_LOCAL = 1;
   const VOLATILE = 2;

@@ -19,7 +19,9 @@ let loaded: typeof Rclnodejs | undefined;
 export function loadRclnodejs(): typeof Rclnodejs {
   if (loaded) return loaded;
   if (!process.env.AMENT_PREFIX_PATH || !process.env.ROS_DISTRO) {
-    throw new RosEnvironmentError(`no ROS 2 environment (AMENT_PREFIX_PATH/ROS_DISTRO unset): ${HOW_TO_FIX}`);
+    throw new RosEnvironmentError(
+      `no ROS 2 environment (AMENT_PREFIX_PATH/ROS_DISTRO unset): ${HOW_TO_FIX}`,
+    );
   }
   // rclnodejs answers a binding that fails to load by rebuilding itself with `node-gyp clean`
   // first, which deletes a working build whenever the cause was only a missing library path.
@@ -38,19 +40,28 @@ export function loadRclnodejs(): typeof Rclnodejs {
 function preloadBinding(): void {
   let binding: string;
   try {
-    binding = path.join(path.dirname(require.resolve('rclnodejs/package.json')), 'build', 'Release', 'rclnodejs.node');
+    binding = path.join(
+      path.dirname(require.resolve('rclnodejs/package.json')),
+      'build',
+      'Release',
+      'rclnodejs.node',
+    );
   } catch {
     throw new RosEnvironmentError('rclnodejs is not installed: run scripts/bootstrap.sh');
   }
   if (!fs.existsSync(binding)) {
-    throw new RosEnvironmentError(`rclnodejs native binding ${binding} is not built: run scripts/bootstrap.sh`);
+    throw new RosEnvironmentError(
+      `rclnodejs native binding ${binding} is not built: run scripts/bootstrap.sh`,
+    );
   }
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     require(binding);
   } catch (e) {
     const reason = e instanceof Error ? e.message.split('\n')[0] : String(e);
-    throw new RosEnvironmentError(`rclnodejs native binding does not load (${reason}): ${HOW_TO_FIX}`);
+    throw new RosEnvironmentError(
+      `rclnodejs native binding does not load (${reason}): ${HOW_TO_FIX}`,
+    );
   }
 }
 

@@ -21,14 +21,20 @@ async function main(): Promise<void> {
   const node = new rcl.Node('topic_monitor');
   const frames: { at: number; latencyMs: number; desc: string }[] = [];
   const describe = (f: IntakeFrame): string =>
-    f.kind === 'raw' ? `${f.frame.width}x${f.frame.height} ${f.frame.encoding}` : `${f.frame.format} ${f.frame.data.length} B`;
+    f.kind === 'raw'
+      ? `${f.frame.width}x${f.frame.height} ${f.frame.encoding}`
+      : `${f.frame.format} ${f.frame.data.length} B`;
   const intake = new ImageIntake(
     rcl,
     node,
     { topic, transport: args.includes('--compressed') ? 'compressed' : 'raw', qos: 'sensor_data' },
     (f) => {
       const s = f.frame.header.stamp;
-      frames.push({ at: f.receivedAt, latencyMs: Date.now() - (s.sec * 1000 + s.nanosec / 1e6), desc: describe(f) });
+      frames.push({
+        at: f.receivedAt,
+        latencyMs: Date.now() - (s.sec * 1000 + s.nanosec / 1e6),
+        desc: describe(f),
+      });
     },
   );
   node.spin();

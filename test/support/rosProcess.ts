@@ -16,10 +16,19 @@ export interface RunningProcess {
 }
 
 /** Starts a process in the ROS environment of the test run (tests run under scripts/with-env.sh). */
-export function startProcess(command: string, args: string[], env: Record<string, string> = {}): RunningProcess {
+export function startProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): RunningProcess {
   const child = spawn(command, args, {
     cwd: repoPath(),
-    env: { ...process.env, ROS_DOMAIN_ID: privateDomainId(), ROS_AUTOMATIC_DISCOVERY_RANGE: 'LOCALHOST', ...env },
+    env: {
+      ...process.env,
+      ROS_DOMAIN_ID: privateDomainId(),
+      ROS_AUTOMATIC_DISCOVERY_RANGE: 'LOCALHOST',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -50,7 +59,11 @@ export function startProcess(command: string, args: string[], env: Record<string
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${pattern} from ${command} ${args.join(' ')}\nstdout: ${out}\nstderr: ${err}`));
+          reject(
+            new Error(
+              `timed out after ${timeoutMs} ms waiting for ${pattern} from ${command} ${args.join(' ')}\nstdout: ${out}\nstderr: ${err}`,
+            ),
+          );
         }, timeoutMs);
         const cleanup = (): void => {
           clearTimeout(timer);

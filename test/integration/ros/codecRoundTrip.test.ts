@@ -1,6 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { decodeImage, encodeImage } from '../../../src/ros/imageCodec';
-import { decodeCompressedImage, encodeCompressedImage } from '../../../src/ros/compressedImageCodec';
+import {
+  decodeCompressedImage,
+  encodeCompressedImage,
+} from '../../../src/ros/compressedImageCodec';
 import { runPythonJson } from '../../support/python';
 import { repoPath } from '../../support/paths';
 
@@ -159,10 +162,20 @@ describe('CDR image codec against rclpy serialization', function () {
       const data = Buffer.from(c.data, 'base64');
       const ours =
         c.kind === 'image'
-          ? encodeImage({ header, height: c.height, width: c.width, encoding: c.encoding, step: c.step, data })
+          ? encodeImage({
+              header,
+              height: c.height,
+              width: c.width,
+              encoding: c.encoding,
+              step: c.step,
+              data,
+            })
           : encodeCompressedImage({ header, format: c.format, data });
       assert.equal(ours.length, serialized[i]!.length, `case ${i} length`);
-      assert.ok(ours.equals(withPaddingZeroed(c, serialized[i]!)), `case ${i} (${c.kind} ${c.frame_id}) differs`);
+      assert.ok(
+        ours.equals(withPaddingZeroed(c, serialized[i]!)),
+        `case ${i} (${c.kind} ${c.frame_id}) differs`,
+      );
     });
   });
 

@@ -27,21 +27,50 @@ describe('pass_through node over real DDS (rclpy publisher -> TypeScript raw int
       'log_period_s:=0.5',
     ]);
     procs.push(node);
-    const receiver = startProcess('python3', [PEER, 'receive', '--topic', '/pt_it/image', '--count', String(count), '--reliable', '--depth', '50', '--idle', '4']);
+    const receiver = startProcess('python3', [
+      PEER,
+      'receive',
+      '--topic',
+      '/pt_it/image',
+      '--count',
+      String(count),
+      '--reliable',
+      '--depth',
+      '50',
+      '--idle',
+      '4',
+    ]);
     procs.push(receiver);
     await receiver.waitFor(/^ready$/m, 30_000);
-    const publisher = startProcess('python3', [PEER, 'publish', '--topic', 'image', '--count', String(count), '--rate', '15', '--bad', '3']);
+    const publisher = startProcess('python3', [
+      PEER,
+      'publish',
+      '--topic',
+      'image',
+      '--count',
+      String(count),
+      '--rate',
+      '15',
+      '--bad',
+      '3',
+    ]);
     procs.push(publisher);
     assert.equal(await publisher.exited(), 0, publisher.stdout() + publisher.stderr());
     await receiver.exited();
-    const summary = JSON.parse(receiver.stdout().split('\n').find((l) => l.startsWith('{')) ?? '{}') as Received;
+    const summary = JSON.parse(
+      receiver
+        .stdout()
+        .split('\n')
+        .find((l) => l.startsWith('{')) ?? '{}',
+    ) as Received;
 
     // Best-effort input may lose a frame on a busy machine; everything that arrives must be exact.
     assert.ok(summary.received >= count * 0.8, `received only ${summary.received} of ${count}`);
     const bad = summary.frames.filter((f) => !f.ok);
     assert.deepEqual(bad, [], 'frames whose pixels, geometry or header changed in transit');
     const encodings = new Set(summary.frames.map((f) => f.encoding));
-    for (const e of ['rgb8', 'bgr8', 'rgba8', 'bgra8', 'mono8', 'yuyv']) assert.ok(encodings.has(e), `no ${e} frame came back`);
+    for (const e of ['rgb8', 'bgr8', 'rgba8', 'bgra8', 'mono8', 'yuyv'])
+      assert.ok(encodings.has(e), `no ${e} frame came back`);
 
     // The three malformed frames were rejected with their typed reason, and the node lived on.
     await node.waitFor(/rejected 3,/, 10_000);
@@ -52,13 +81,29 @@ describe('pass_through node over real DDS (rclpy publisher -> TypeScript raw int
   it('reports a publisher whose QoS can never match input_qos, instead of waiting silently', async function () {
     const node = startProcess('node', [
       nodeScript('src/nodes/passThroughNode.js'),
-      '--ros-args', '-r', '__node:=pt_qos', '-p', 'input_qos:=reliable',
+      '--ros-args',
+      '-r',
+      '__node:=pt_qos',
+      '-p',
+      'input_qos:=reliable',
     ]);
     procs.push(node);
-    const publisher = startProcess('python3', [PEER, 'publish', '--topic', 'image', '--count', '5', '--timeout', '15']);
+    const publisher = startProcess('python3', [
+      PEER,
+      'publish',
+      '--topic',
+      'image',
+      '--count',
+      '5',
+      '--timeout',
+      '15',
+    ]);
     procs.push(publisher);
     const m = await node.waitFor(/incompatible publisher on \/image: (.*)/, 20_000);
-    assert.match(m[1]!, /image_peer_publish: publisher is best effort but input_qos asks for reliable/);
+    assert.match(
+      m[1]!,
+      /image_peer_publish: publisher is best effort but input_qos asks for reliable/,
+    );
   });
 
   it('explains in one line how to fix a missing ROS environment', async function () {

@@ -1,10 +1,22 @@
 import { strict as assert } from 'node:assert';
 import { decodeImage, encodeImage, ImageToEncode } from '../../../src/ros/imageCodec';
-import { decodeCompressedImage, encodeCompressedImage } from '../../../src/ros/compressedImageCodec';
+import {
+  decodeCompressedImage,
+  encodeCompressedImage,
+} from '../../../src/ros/compressedImageCodec';
 import { FrameError, FrameErrorCode } from '../../../src/ros/frameError';
 import { makePrng, randInt } from '../../support/prng';
 
-const BPP: Record<string, number> = { rgb8: 3, bgr8: 3, rgba8: 4, bgra8: 4, mono8: 1, yuyv: 2, yuv422: 2, nv12: 1 };
+const BPP: Record<string, number> = {
+  rgb8: 3,
+  bgr8: 3,
+  rgba8: 4,
+  bgra8: 4,
+  mono8: 1,
+  yuyv: 2,
+  yuv422: 2,
+  nv12: 1,
+};
 
 function validImage(rand: () => number): ImageToEncode {
   const encodings = Object.keys(BPP);
@@ -79,7 +91,15 @@ const MUTATIONS: Mutation[] = [
     name: 'unknown encoding',
     codes: ['UNKNOWN_ENCODING'],
     make: (r) => {
-      const names = ['', 'rgb16', 'RGB8 ', 'jpeg', 'bayer_rggb8', 'x'.repeat(randInt(r, 1, 40)), '32FC1'];
+      const names = [
+        '',
+        'rgb16',
+        'RGB8 ',
+        'jpeg',
+        'bayer_rggb8',
+        'x'.repeat(randInt(r, 1, 40)),
+        '32FC1',
+      ];
       return encodeImage({ ...validImage(r), encoding: names[randInt(r, 0, names.length)]! });
     },
   },
@@ -97,7 +117,9 @@ const MUTATIONS: Mutation[] = [
     make: (r) => {
       const img = validImage(r);
       const big = 16385 + randInt(r, 0, 1e9);
-      return encodeImage(r() < 0.5 ? { ...img, width: big, step: big * 4 } : { ...img, height: big });
+      return encodeImage(
+        r() < 0.5 ? { ...img, width: big, step: big * 4 } : { ...img, height: big },
+      );
     },
   },
   {
@@ -123,7 +145,13 @@ const MUTATIONS: Mutation[] = [
       const img = validImage(r);
       const encoding = ['yuyv', 'yuv422', 'nv12'][randInt(r, 0, 3)]!;
       const width = img.width + 1;
-      return encodeImage({ ...img, encoding, width, step: width * 2, data: new Uint8Array(width * 2 * img.height * 2) });
+      return encodeImage({
+        ...img,
+        encoding,
+        width,
+        step: width * 2,
+        data: new Uint8Array(width * 2 * img.height * 2),
+      });
     },
   },
   {
@@ -146,12 +174,22 @@ describe('image decoder under malformed input', function () {
       } catch (e) {
         caught = e;
       }
-      assert.ok(caught instanceof FrameError, `${m.name} #${i}: expected FrameError, got ${String(caught)}`);
-      assert.ok(m.codes.includes(caught.code), `${m.name} #${i}: code ${caught.code} not in ${m.codes.join('|')}`);
+      assert.ok(
+        caught instanceof FrameError,
+        `${m.name} #${i}: expected FrameError, got ${String(caught)}`,
+      );
+      assert.ok(
+        m.codes.includes(caught.code),
+        `${m.name} #${i}: code ${caught.code} not in ${m.codes.join('|')}`,
+      );
       seen.set(caught.code, (seen.get(caught.code) ?? 0) + 1);
     }
     // Every mutation family was exercised and recognised.
-    for (const m of MUTATIONS) assert.ok(m.codes.some((c) => (seen.get(c) ?? 0) > 0), m.name);
+    for (const m of MUTATIONS)
+      assert.ok(
+        m.codes.some((c) => (seen.get(c) ?? 0) > 0),
+        m.name,
+      );
   });
 
   it('rejects random junk and corrupted CompressedImage buffers with typed errors only', function () {
@@ -168,10 +206,17 @@ describe('image decoder under malformed input', function () {
           format: 'jpeg',
           data: new Uint8Array(randInt(rand, 1, 100)).fill(255),
         });
-        bytes = i % 3 === 1 ? good.subarray(0, randInt(rand, 0, good.length)) : Buffer.concat([good, Buffer.alloc(8)]);
+        bytes =
+          i % 3 === 1
+            ? good.subarray(0, randInt(rand, 0, good.length))
+            : Buffer.concat([good, Buffer.alloc(8)]);
       }
       for (const decode of [decodeImage, decodeCompressedImage]) {
-        assert.throws(() => decode(bytes), (e: unknown) => e instanceof FrameError, `junk #${i}`);
+        assert.throws(
+          () => decode(bytes),
+          (e: unknown) => e instanceof FrameError,
+          `junk #${i}`,
+        );
       }
     }
   });
@@ -192,13 +237,13 @@ describe('image decoder under malformed input', function () {
 
   it('names the field and the numbers in its messages', function () {
     const img = { ...validImage(makePrng(1)), encoding: 'rgb8', width: 4, height: 2, step: 11 };
-    assert.throws(
-      () => decodeImage(encodeImage({ ...img, data: new Uint8Array(24) })),
-      { name: 'FrameError', message: 'STEP_TOO_SMALL: step 11 < width 4 x 3 bytes (12)' },
-    );
-    assert.throws(
-      () => decodeImage(encodeImage({ ...img, step: 12, data: new Uint8Array(20) })),
-      { name: 'FrameError', message: 'DATA_TOO_SHORT: data has 20 bytes, rgb8 4x2 step 12 needs 24' },
-    );
+    assert.throws(() => decodeImage(encodeImage({ ...img, data: new Uint8Array(24) })), {
+      name: 'FrameError',
+      message: 'STEP_TOO_SMALL: step 11 < width 4 x 3 bytes (12)',
+    });
+    assert.throws(() => decodeImage(encodeImage({ ...img, step: 12, data: new Uint8Array(20) })), {
+      name: 'FrameError',
+      message: 'DATA_TOO_SHORT: data has 20 bytes, rgb8 4x2 step 12 needs 24',
+    });
   });
 });

@@ -9,17 +9,26 @@ const VOLATILE = 2;
 describe('QoS compatibility', function () {
   it('matches a reliable publisher with either subscription', function () {
     const pub = { reliability: RELIABLE, durability: VOLATILE };
-    assert.equal(incompatibility(pub, { reliability: BEST_EFFORT, durability: VOLATILE }), undefined);
+    assert.equal(
+      incompatibility(pub, { reliability: BEST_EFFORT, durability: VOLATILE }),
+      undefined,
+    );
     assert.equal(incompatibility(pub, { reliability: RELIABLE, durability: VOLATILE }), undefined);
   });
 
   it('flags a best-effort camera feeding a reliable subscription, naming the fix', function () {
-    const why = incompatibility({ reliability: BEST_EFFORT, durability: VOLATILE }, { reliability: RELIABLE, durability: VOLATILE });
+    const why = incompatibility(
+      { reliability: BEST_EFFORT, durability: VOLATILE },
+      { reliability: RELIABLE, durability: VOLATILE },
+    );
     assert.match(why ?? '', /best effort.*input_qos: sensor_data/);
   });
 
   it('flags a volatile publisher for a transient-local subscription', function () {
-    const why = incompatibility({ reliability: RELIABLE, durability: VOLATILE }, { reliability: RELIABLE, durability: TRANSIENT_LOCAL });
+    const why = incompatibility(
+      { reliability: RELIABLE, durability: VOLATILE },
+      { reliability: RELIABLE, durability: TRANSIENT_LOCAL },
+    );
     assert.match(why ?? '', /volatile/);
   });
 });
