@@ -157,6 +157,22 @@ describe('colcon build of htp_perception in a throwaway workspace', function () 
     assert.deepEqual(filesUnder(path.join(share, 'models')), manifests);
   });
 
+  it('installs only launchers whose node module was installed', function () {
+    const libDir = path.join(install, 'htp_perception', 'lib', 'htp_perception');
+    const launchers = fs.readdirSync(libDir);
+    assert.ok(
+      launchers.includes(INSTALLED_EXECUTABLE),
+      `${INSTALLED_EXECUTABLE} in ${launchers.join(', ')}`,
+    );
+    for (const name of launchers) {
+      const target = /dist\/src\/nodes\/(\w+)\.js/.exec(
+        fs.readFileSync(path.join(libDir, name), 'utf8'),
+      );
+      assert.ok(target, `${name} starts a module of dist/src/nodes`);
+      assertFile(path.join(share, 'dist', 'src', 'nodes', `${target[1]}.js`));
+    }
+  });
+
   it(`runs the installed ${INSTALLED_EXECUTABLE} after sourcing install/setup.bash`, function () {
     this.timeout(60000);
     const launcher = path.join(
