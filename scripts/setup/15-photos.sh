@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Real photos for demos, calibration and reference checks, taken from Debian packages without
+# installing them (and so without their dependency trees): `apt-get download` + `dpkg-deb -x`
+# into .cache/photos-src, then the chosen photos are copied flat into .cache/photos/.
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+src="$root/.cache/photos-src"
+dst="$root/.cache/photos"
+stamp="$root/.cache/stamps/photos"
+
+# package -> photos inside it (paths relative to the extracted tree). opencv-doc is left out on
+# purpose: ~96 MB download for a few more pictures.
+darknet_dir=usr/share/darknet/data
+darknet_photos=(person.jpg dog.jpg horses.jpg kite.jpg eagle.jpg giraffe.jpg scream.jpg)
+skimage_dir=usr/lib/python3/dist-packages/skimage/data
+skimage_photos=(astronaut.png chelsea.png coffee.png motorcycle_left.png motorcycle_right.png rocket.jpg)
+
+key="v1 ${darknet_photos[*]} ${skimage_photos[*]}"
+if stamp_ok "$stamp" "$key" && [ "$(find "$dst" -type f 2>/dev/null | wc -l)" -ge 13 ]; then
+  log "photos: up to date ($dst)"
+  exit 0
+fi
+need_cmd apt-get "install apt (Debian 12 expected)"
+need_cmd dpkg-deb "install dpkg"
+
+mkdir -p "$src/debs" "$dst"
+fetch_deb() {
+  local pkg="$1"
+  if ! ls "$src/debs/${pkg}"_*.deb >/dev/null 2>&1; then
+    # apt-get download writes into the current directory; _apt cannot write to a root-owned
+    # folder, which only produces a harmless warning.
+    (cd "$src/debs" && apt-get download "$pkg" >/dev/null 2>&1) || {
+      (cd "$src/debs" && apt-get update -qq >/dev/null 2>&1 && apt-get download "$pkg" >/dev/null) ||
+        die "photos: 'apt-get download $pkg' failed: run 'apt-get update' and check the Debian mirror"
+    }
+  fi
+  dpkg-deb -x "$(ls "$src/debs/${pkg}"_*.deb | head -n1)" "$src/$pkg"
+}
+fetch_deb darknet
+fetch_deb python3-skimage
+
+for f in "${darknet_photos[@]}"; do
+  [ -f "$src/darknet/$darknet_dir/$f" ] || die "photos: $f missing from package darknet"
+  cp "$src/darknet/$darknet_dir/$f" "$dst/$f"
+done
+for f in "${skimage_photos[@]}"; do
+  [ -f "$src/python3-skimage/$skimage_dir/$f" ] || die "photos: $f missing from package python3-skimage"
+  cp "$src/python3-skimage/$skimage_dir/$f" "$dst/$f"
+done
+stamp_write "$stamp" "$key"
+log "photos: $(find "$dst" -type f | wc -l) photos in $dst"
