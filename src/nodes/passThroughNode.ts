@@ -11,6 +11,12 @@ import {
   PassThroughConfig,
 } from '../config/passThroughConfig';
 import { LatestFrameMailbox } from './latestFrameMailbox';
+import {
+  DIAG_OK,
+  DIAG_WARN,
+  DiagnosticReport,
+  DiagnosticsPublisher,
+} from '../ros/diagnosticsPublisher';
 import { printHelp, wantsHelp } from './nodeMain';
 
 /**
@@ -27,6 +33,8 @@ export class PassThroughNode {
     Rclnodejs.Publisher<'sensor_msgs/msg/CompressedImage'> | undefined;
   private published = 0;
   private loop: Promise<void> | undefined;
+  readonly diagnosticsPublisher: DiagnosticsPublisher;
+  private lastReport = { at: performance.now(), received: 0, rejected: 0 };
 
   constructor(rcl: typeof Rclnodejs, name = 'pass_through') {
     this.node = new rcl.Node(name);
@@ -54,6 +62,7 @@ export class PassThroughNode {
       (f) => this.mailbox.post(f),
       (e) => this.node.getLogger().warn(`dropped a bad frame: ${e.message}`),
     );
+    this.diagnosticsPublisher = new DiagnosticsPublisher(rcl, this.node, () => this.diagnostics());
     if (config.log_period_s > 0) {
       this.node.createTimer(BigInt(Math.round(config.log_period_s * 1e9)), () => this.logStats());
     }
@@ -89,6 +98,41 @@ export class PassThroughNode {
       }
       this.published++;
     }
+  }
+
+  /** Rates are over the time since the previous report, so they describe the stream now. */
+  diagnostics(): DiagnosticReport {
+    const c = this.intake.counters;
+    const now = performance.now();
+    const dt = Math.max(1e-3, (now - this.lastReport.at) / 1000);
+    const fps = (c.received - this.lastReport.received) / dt;
+    const newRejects = c.rejected - this.lastReport.rejected;
+    this.lastReport = { at: now, received: c.received, rejected: c.rejected };
+    let level = DIAG_OK;
+    let message = `${fps.toFixed(1)} fps`;
+    if (c.incompatiblePublishers.length > 0) {
+      level = DIAG_WARN;
+      message = `incompatible publisher: ${c.incompatiblePublishers[0]}`;
+    } else if (newRejects > 0) {
+      level = DIAG_WARN;
+      message = `${newRejects} bad frames: ${c.lastError ?? ''}`;
+    } else if (c.received === 0) {
+      level = DIAG_WARN;
+      message = `waiting for frames on ${this.intake.topic}`;
+    }
+    return {
+      level,
+      message,
+      values: {
+        topic: this.intake.topic,
+        fps: fps.toFixed(2),
+        received: c.received,
+        rejected: c.rejected,
+        rejected_by_reason: JSON.stringify(c.rejectedByCode),
+        dropped_stale: this.mailbox.dropped,
+        published: this.published,
+      },
+    };
   }
 
   private logStats(): void {

@@ -3,6 +3,7 @@ import { nodeScript, RunningProcess, startProcess } from '../../support/rosProce
 import { repoPath } from '../../support/paths';
 
 const PEER = repoPath('tools', 'ros', 'image_peer.py');
+const DIAG = repoPath('test', 'fixtures', 'ros', 'diagnostics_listener.py');
 
 interface Received {
   received: number;
@@ -42,6 +43,9 @@ describe('pass_through node over real DDS (rclpy publisher -> TypeScript raw int
     ]);
     procs.push(receiver);
     await receiver.waitFor(/^ready$/m, 30_000);
+    const diagnostics = startProcess('python3', [DIAG, 'pt_it', 'rejected', '3', '60']);
+    procs.push(diagnostics);
+    await diagnostics.waitFor(/^ready$/m, 30_000);
     const publisher = startProcess('python3', [
       PEER,
       'publish',
@@ -76,6 +80,22 @@ describe('pass_through node over real DDS (rclpy publisher -> TypeScript raw int
     await node.waitFor(/rejected 3,/, 10_000);
     assert.match(node.stdout() + node.stderr(), /dropped a bad frame: STEP_TOO_SMALL/);
     assert.equal(node.child.exitCode, null, 'node must still be running');
+
+    // /diagnostics carries the same counts, at WARN while bad frames arrive.
+    await diagnostics.exited();
+    const status = JSON.parse(
+      diagnostics
+        .stdout()
+        .split('\n')
+        .find((l) => l.startsWith('{')) ?? '{}',
+    ) as {
+      level?: number;
+      values?: Record<string, string>;
+    };
+    assert.equal(status.values?.rejected, '3', diagnostics.stdout());
+    assert.equal(status.level, 1, 'WARN in the period the bad frames arrived');
+    assert.match(status.values?.rejected_by_reason ?? '', /"STEP_TOO_SMALL":3/);
+    assert.ok(Number(status.values?.received) >= 3);
   });
 
   it('reports a publisher whose QoS can never match input_qos, instead of waiting silently', async function () {

@@ -1,0 +1,64 @@
+import type * as Rclnodejs from 'rclnodejs';
+
+/** diagnostic_msgs/DiagnosticStatus levels. */
+export const DIAG_OK = 0;
+export const DIAG_WARN = 1;
+export const DIAG_ERROR = 2;
+export const DIAG_STALE = 3;
+
+export interface DiagnosticReport {
+  readonly level: number;
+  readonly message: string;
+  /** Shown as key/value pairs in rqt_runtime_monitor / Foxglove; values are strings by design. */
+  readonly values: Readonly<Record<string, string | number | boolean>>;
+}
+
+type DiagnosticArrayClass = new (init: object) => object;
+
+/**
+ * Publishes one DiagnosticStatus for this node on /diagnostics at a fixed period, built by the
+ * node's own report function so the figures always come from the live counters.
+ */
+export class DiagnosticsPublisher {
+  private readonly publisher: Rclnodejs.Publisher<'diagnostic_msgs/msg/DiagnosticArray'>;
+  private readonly timer: Rclnodejs.Timer;
+  private readonly messageClass: DiagnosticArrayClass;
+
+  constructor(
+    rcl: typeof Rclnodejs,
+    private readonly node: Rclnodejs.Node,
+    private readonly report: () => DiagnosticReport,
+    periodS = 1.0,
+  ) {
+    this.publisher = node.createPublisher('diagnostic_msgs/msg/DiagnosticArray', '/diagnostics');
+    this.messageClass = rcl.require(
+      'diagnostic_msgs/msg/DiagnosticArray',
+    ) as unknown as DiagnosticArrayClass;
+    this.timer = node.createTimer(BigInt(Math.round(periodS * 1e9)), () => this.publish());
+  }
+
+  publish(): void {
+    const r = this.report();
+    const { seconds, nanoseconds } = this.node.now().secondsAndNanoseconds;
+    const name = `${this.node.namespace().replace(/\/$/, '')}/${this.node.name()}`;
+    this.publisher.publish(
+      new this.messageClass({
+        header: { stamp: { sec: Number(seconds), nanosec: Number(nanoseconds) }, frame_id: '' },
+        status: [
+          {
+            level: r.level,
+            name: `htp_perception: ${name}`,
+            message: r.message,
+            hardware_id: name,
+            values: Object.entries(r.values).map(([key, value]) => ({ key, value: String(value) })),
+          },
+        ],
+      }) as never,
+    );
+  }
+
+  destroy(): void {
+    this.timer.cancel();
+    this.node.destroyPublisher(this.publisher);
+  }
+}
