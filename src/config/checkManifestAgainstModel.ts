@@ -1,5 +1,11 @@
 import { ConfigError } from './configError';
-import { declaredInputs, declaredOutputs, type ElementType, type ModelManifest, type TensorSpec } from './modelManifest';
+import {
+  declaredInputs,
+  declaredOutputs,
+  type ElementType,
+  type ModelManifest,
+  type TensorSpec,
+} from './modelManifest';
 
 /**
  * What the engine reports about one model input or output, as plain data (the engine is a
@@ -53,7 +59,11 @@ function compare(source: string, field: string, want: TensorSpec, got: Introspec
     }
   });
   if (got.type !== want.dtype) {
-    throw new ManifestMismatchError(source, `${field}.dtype`, `tensor '${want.name}' is ${got.type}, manifest says ${want.dtype}`);
+    throw new ManifestMismatchError(
+      source,
+      `${field}.dtype`,
+      `tensor '${want.name}' is ${got.type}, manifest says ${want.dtype}`,
+    );
   }
 }
 
@@ -63,7 +73,11 @@ function compare(source: string, field: string, want: TensorSpec, got: Introspec
  * allowed; a declared tensor the model lacks is not. Throws ManifestMismatchError naming the
  * manifest field and the mismatch.
  */
-export function checkManifestAgainstModel(m: ModelManifest, model: IntrospectedModel, source = m.manifestPath): void {
+export function checkManifestAgainstModel(
+  m: ModelManifest,
+  model: IntrospectedModel,
+  source = m.manifestPath,
+): void {
   const groups: [string, { field: string; spec: TensorSpec }[], readonly IntrospectedTensor[]][] = [
     ['input', declaredInputs(m), model.inputs],
     ['output', declaredOutputs(m), model.outputs],
@@ -82,6 +96,10 @@ export function checkManifestAgainstModel(m: ModelManifest, model: IntrospectedM
     }
   }
   if (model.inputs.length !== 1) {
-    throw new ManifestMismatchError(source, 'input', `model has ${model.inputs.length} inputs, one image input expected`);
+    throw new ManifestMismatchError(
+      source,
+      'input',
+      `model has ${model.inputs.length} inputs, one image input expected`,
+    );
   }
 }

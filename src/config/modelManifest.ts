@@ -160,7 +160,11 @@ function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
     deeplabv3: ['semantic-logits', 'semantic-argmax'],
   };
   if (!allowed[m.family].includes(fmt)) {
-    issue(ctx, ['outputs', 'format'], `family ${m.family} needs one of ${allowed[m.family].join(', ')}, got ${fmt}`);
+    issue(
+      ctx,
+      ['outputs', 'format'],
+      `family ${m.family} needs one of ${allowed[m.family].join(', ')}, got ${fmt}`,
+    );
   }
   const taskFamily: Record<typeof m.task, readonly string[]> = {
     detect: ['yolov8'],
@@ -177,11 +181,16 @@ function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
   if (m.keypoints !== undefined) {
     const k = m.keypoints.names.length;
     m.keypoints.skeleton.forEach(([a, b], i) => {
-      if (a >= k || b >= k) issue(ctx, ['keypoints', 'skeleton', i], `index out of range for ${k} keypoints`);
+      if (a >= k || b >= k)
+        issue(ctx, ['keypoints', 'skeleton', i], `index out of range for ${k} keypoints`);
     });
   }
   if (m.input.dtype !== 'float32' && m.input.quantization === undefined) {
-    issue(ctx, ['input', 'quantization'], `a ${m.input.dtype} input needs its scale and zero point`);
+    issue(
+      ctx,
+      ['input', 'quantization'],
+      `a ${m.input.dtype} input needs its scale and zero point`,
+    );
   }
   const o = m.outputs;
   if (o.format === 'ultralytics-packed') {
@@ -194,7 +203,10 @@ function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
     }
     const nc = m.task === 'pose' ? 1 : m.classNames.length;
     const expected =
-      4 + nc + (seg ? (o.maskCoefficients ?? 0) : 0) + (m.task === 'pose' ? (m.keypoints?.names.length ?? 0) * 3 : 0);
+      4 +
+      nc +
+      (seg ? (o.maskCoefficients ?? 0) : 0) +
+      (m.task === 'pose' ? (m.keypoints?.names.length ?? 0) * 3 : 0);
     const d = o.predictions.dims;
     const channels = o.predictions.layout === 'channels-first' ? d[1] : d[2];
     if (d.length !== 3) {
@@ -207,23 +219,37 @@ function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
       );
     }
   }
-  if (o.format === 'aihub-split' && m.task === 'segment' && (o.maskCoeffs === undefined || o.maskProtos === undefined)) {
+  if (
+    o.format === 'aihub-split' &&
+    m.task === 'segment' &&
+    (o.maskCoeffs === undefined || o.maskProtos === undefined)
+  ) {
     issue(ctx, ['outputs', 'maskProtos'], 'segment models need maskCoeffs and maskProtos');
   }
   if (o.format === 'heatmaps' && m.keypoints !== undefined) {
     const d = o.heatmaps.dims;
     const k = o.heatmaps.layout === 'NCHW' ? d[1] : d[3];
-    if (d.length !== 4) issue(ctx, ['outputs', 'heatmaps', 'dims'], `expected rank 4, got ${d.length}`);
+    if (d.length !== 4)
+      issue(ctx, ['outputs', 'heatmaps', 'dims'], `expected rank 4, got ${d.length}`);
     else if (k !== m.keypoints.names.length) {
-      issue(ctx, ['outputs', 'heatmaps', 'dims'], `${k} heatmaps for ${m.keypoints.names.length} keypoints`);
+      issue(
+        ctx,
+        ['outputs', 'heatmaps', 'dims'],
+        `${k} heatmaps for ${m.keypoints.names.length} keypoints`,
+      );
     }
   }
   if (o.format === 'semantic-logits') {
     const d = o.logits.dims;
     const c = o.logits.layout === 'NCHW' ? d[1] : d[3];
-    if (d.length !== 4) issue(ctx, ['outputs', 'logits', 'dims'], `expected rank 4, got ${d.length}`);
+    if (d.length !== 4)
+      issue(ctx, ['outputs', 'logits', 'dims'], `expected rank 4, got ${d.length}`);
     else if (c !== m.classNames.length) {
-      issue(ctx, ['outputs', 'logits', 'dims'], `${c} logit channels for ${m.classNames.length} classes`);
+      issue(
+        ctx,
+        ['outputs', 'logits', 'dims'],
+        `${c} logit channels for ${m.classNames.length} classes`,
+      );
     }
   }
 }
@@ -282,18 +308,25 @@ export function requireModelFiles(m: ModelManifest): void {
 }
 
 /** The tensors the manifest declares, by role, as plain specs. */
-export function declaredInputs(m: z.infer<typeof manifestObject>): { field: string; spec: TensorSpec }[] {
+export function declaredInputs(
+  m: z.infer<typeof manifestObject>,
+): { field: string; spec: TensorSpec }[] {
   const i = m.input;
   const dims = i.layout === 'NCHW' ? [1, 3, i.height, i.width] : [1, i.height, i.width, 3];
   return [{ field: 'input', spec: { name: i.name, dims, dtype: i.dtype } }];
 }
 
-export function declaredOutputs(m: z.infer<typeof manifestObject>): { field: string; spec: TensorSpec }[] {
+export function declaredOutputs(
+  m: z.infer<typeof manifestObject>,
+): { field: string; spec: TensorSpec }[] {
   const o = m.outputs;
   const list: { field: string; spec: TensorSpec | undefined }[] = [];
   switch (o.format) {
     case 'ultralytics-packed':
-      list.push({ field: 'outputs.predictions', spec: o.predictions }, { field: 'outputs.protos', spec: o.protos });
+      list.push(
+        { field: 'outputs.predictions', spec: o.predictions },
+        { field: 'outputs.protos', spec: o.protos },
+      );
       break;
     case 'aihub-split':
       list.push(

@@ -1,0 +1,178 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ConfigError } from '../../../src/config/configError';
+import { loadModelManifest, parseModelManifest } from '../../../src/config/modelManifest';
+
+const root = path.resolve(__dirname, '../../../..');
+const examples = path.join(root, 'models', 'examples');
+const fall = path.join(root, 'models', 'yolov8-fall', 'yolov8s-fall.manifest.json');
+
+function readJson(file: string): Record<string, unknown> {
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+}
+
+/** A deep copy of a checked-in manifest with one change applied, written to a temp file. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests edit arbitrary JSON paths
+type AnyJson = Record<string, any>;
+
+function variant(base: string, change: (m: AnyJson) => void): string {
+  const m = readJson(base);
+  change(m);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifest-'));
+  const file = path.join(dir, 'bad.manifest.json');
+  fs.writeFileSync(file, JSON.stringify(m));
+  return file;
+}
+
+function assertConfigError(fn: () => unknown, ...parts: string[]): void {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof ConfigError, `expected ConfigError, got ${String(e)}`);
+    for (const p of parts) assert.ok(e.message.includes(p), `'${e.message}' should mention '${p}'`);
+    return true;
+  });
+}
+
+describe('model manifest loader', function () {
+  it('loads every checked-in manifest', function () {
+    const files = [fall, ...fs.readdirSync(examples).map((f) => path.join(examples, f))].filter(
+      (f) => f.endsWith('.manifest.json'),
+    );
+    assert.ok(files.length >= 8);
+    for (const f of files) {
+      const m = loadModelManifest(f);
+      assert.equal(m.manifestPath, f);
+      assert.equal(m.schemaVersion, 1);
+    }
+  });
+
+  it('types the outputs by format and resolves model files beside the manifest', function () {
+    const m = loadModelManifest(fall);
+    assert.equal(m.task, 'detect');
+    assert.equal(m.weights, 'pretrained');
+    assert.deepEqual(m.classNames, ['Normal', 'Fall']);
+    assert.equal(m.modelPaths.fp32, path.join(root, 'models', 'yolov8-fall', 'yolov8s-fall.onnx'));
+    assert.equal(
+      m.modelPaths.int8,
+      path.join(root, 'models', 'yolov8-fall', 'yolov8s-fall.int8.qdq.onnx'),
+    );
+    assert.equal(m.outputs.format, 'ultralytics-packed');
+    if (m.outputs.format === 'ultralytics-packed') {
+      assert.deepEqual(m.outputs.predictions.dims, [1, 6, 8400]);
+      assert.deepEqual(m.outputs.boxes, { format: 'cxcywh', units: 'input-pixels' });
+    }
+    const pose = loadModelManifest(path.join(examples, 'ultralytics-yolov8n-pose.manifest.json'));
+    assert.equal(pose.keypoints?.names.length, 17);
+    assert.equal(pose.keypoints?.skeleton.length, 19);
+    assert.deepEqual(pose.keypoints?.skeleton[0], [15, 13]);
+    const aihub = loadModelManifest(path.join(examples, 'aihub-yolov8-detect.manifest.json'));
+    assert.equal(aihub.outputs.format, 'aihub-split');
+    if (aihub.outputs.format === 'aihub-split') assert.equal(aihub.outputs.classIdx.dtype, 'uint8');
+  });
+
+  it('names the file when it is missing or not JSON', function () {
+    const missing = path.join(os.tmpdir(), 'no-such-dir-xyz', 'a.manifest.json');
+    assertConfigError(() => loadModelManifest(missing), missing, 'cannot read');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifest-'));
+    const broken = path.join(dir, 'broken.manifest.json');
+    fs.writeFileSync(broken, '{ "task": ');
+    assertConfigError(() => loadModelManifest(broken), broken, 'not valid JSON');
+  });
+
+  it('names the file and the field of a schema violation', function () {
+    const f = variant(fall, (m) => {
+      m.input.layout = 'CHW';
+    });
+    assertConfigError(() => loadModelManifest(f), f, 'input.layout');
+    const g = variant(fall, (m) => {
+      delete m.provenance.license;
+    });
+    assertConfigError(() => loadModelManifest(g), 'provenance.license');
+    const h = variant(fall, (m) => {
+      m.outputs.predictions.dtype = 'float64';
+    });
+    assertConfigError(() => loadModelManifest(h), 'outputs.predictions.dtype');
+    const u = variant(fall, (m) => {
+      m.unknownField = 1;
+    });
+    assertConfigError(() => loadModelManifest(u), 'unknownField');
+  });
+
+  it('rejects a packed output whose channel count does not match the classes', function () {
+    const f = variant(fall, (m) => {
+      m.outputs.predictions.dims = [1, 84, 8400];
+    });
+    assertConfigError(() => loadModelManifest(f), 'outputs.predictions.dims', 'make 6');
+    const seg = path.join(examples, 'ultralytics-yolov8n-seg.manifest.json');
+    const g = variant(seg, (m) => {
+      delete m.outputs.protos;
+    });
+    assertConfigError(() => loadModelManifest(g), 'outputs.protos');
+    const pose = path.join(examples, 'ultralytics-yolov8n-pose.manifest.json');
+    const anchorsFirst = variant(pose, (m) => {
+      m.outputs.predictions.layout = 'anchors-first';
+      m.outputs.predictions.dims = [1, 8400, 56];
+    });
+    assert.equal(loadModelManifest(anchorsFirst).task, 'pose');
+  });
+
+  it('ties task, family, output format and keypoints together', function () {
+    const pose = path.join(examples, 'ultralytics-yolov8n-pose.manifest.json');
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(pose, (m) => {
+            delete m.keypoints;
+          }),
+        ),
+      'keypoints',
+    );
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(pose, (m) => {
+            m.keypoints.skeleton.push([3, 17]);
+          }),
+        ),
+      'keypoints.skeleton.19',
+    );
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(fall, (m) => {
+            m.family = 'hrnet';
+          }),
+        ),
+      'outputs.format',
+    );
+    const hrnet = path.join(examples, 'aihub-hrnet-pose.manifest.json');
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(hrnet, (m) => {
+            m.outputs.heatmaps.dims = [1, 16, 64, 48];
+          }),
+        ),
+      'outputs.heatmaps.dims',
+      '16 heatmaps for 17 keypoints',
+    );
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(fall, (m) => {
+            m.input.dtype = 'uint8';
+          }),
+        ),
+      'input.quantization',
+    );
+  });
+
+  it('validates parsed data without a file', function () {
+    assertConfigError(
+      () => parseModelManifest({ schemaVersion: 2 }, 'inline'),
+      'inline',
+      'schemaVersion',
+    );
+  });
+});
