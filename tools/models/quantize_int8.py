@@ -1,26 +1,45 @@
-"""INT8 QDQ quantization of an ONNX model with ONNX Runtime's static quantizer, calibrated on the
-real photos (letterboxed exactly as at inference). QDQ is the format the QNN HTP provider takes:
-activations uint8 asymmetric, weights int8 symmetric per channel.
+"""INT8 QDQ quantization of a manifest's fp32 model into its files.int8, with ONNX Runtime's static
+quantizer, calibrated on the real photos pre-processed exactly as the manifest says (letterbox or
+stretch, colour order, normalization). QDQ is the format the QNN HTP provider takes: activations
+uint8 asymmetric, weights int8 symmetric per channel.
 
-usage: quantize_int8.py <fp32.onnx> <int8.onnx> <photos dir> [--size 640]
+usage: quantize_int8.py <manifest.json> <photos dir>
 """
 from __future__ import annotations
 
 import argparse
+import json
 import pathlib
 
+import cv2
+import numpy as np
 import onnx
 from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
 from onnxruntime.quantization.shape_inference import quant_pre_process
 
-from common import letterbox, list_photos, read_rgb, to_nchw_float
+from common import letterbox, list_photos, read_rgb
+
+
+def preprocess(rgb: np.ndarray, inp: dict) -> np.ndarray:
+    w, h = inp["width"], inp["height"]
+    if inp["resize"]["mode"] == "letterbox":
+        assert w == h, "letterbox calibration expects a square input"
+        img = letterbox(rgb, w, inp["resize"]["padValue"])[0]
+    else:
+        img = cv2.resize(rgb, (w, h), interpolation=cv2.INTER_LINEAR)
+    if inp["colorOrder"] == "bgr":
+        img = img[..., ::-1]
+    n = inp["normalization"]
+    x = (img.astype(np.float32) * n["scale"] - np.array(n["mean"], np.float32)) / np.array(n["std"], np.float32)
+    x = x[None]
+    if inp["layout"] == "NCHW":
+        x = x.transpose(0, 3, 1, 2)
+    return np.ascontiguousarray(x, dtype=np.float32)
 
 
 class PhotoReader(CalibrationDataReader):
-    def __init__(self, input_name: str, photos: list[pathlib.Path], size: int):
-        self._items = iter(
-            [{input_name: to_nchw_float(letterbox(read_rgb(p), size)[0])} for p in photos]
-        )
+    def __init__(self, inp: dict, photos: list[pathlib.Path]):
+        self._items = iter([{inp["name"]: preprocess(read_rgb(p), inp)} for p in photos])
 
     def get_next(self):
         return next(self._items, None)
@@ -28,26 +47,27 @@ class PhotoReader(CalibrationDataReader):
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("fp32")
-    ap.add_argument("int8")
+    ap.add_argument("manifest")
     ap.add_argument("photos")
-    ap.add_argument("--size", type=int, default=640)
-    ap.add_argument("--float-tail", default="/model.22/",
-                    help="keep non-Conv nodes under this name prefix in float (box decode + final concat)")
     a = ap.parse_args()
-    src = pathlib.Path(a.fp32)
+    mpath = pathlib.Path(a.manifest)
+    manifest = json.loads(mpath.read_text())
+    src = mpath.parent / manifest["files"]["fp32"]
+    dst = mpath.parent / manifest["files"]["int8"]
     pre = src.with_suffix(".pre.onnx")
     quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
     graph = onnx.load(str(pre), load_external_data=False).graph
-    input_name = graph.input[0].name
-    # The packed output concatenates boxes (0..640) with scores (0..1): one uint8 scale for both
-    # would erase every score, so the decode tail stays float and only the convolutions before it
-    # are quantized.
-    exclude = [n.name for n in graph.node if a.float_tail and n.name.startswith(a.float_tail) and n.op_type != "Conv"]
+    # Ultralytics' packed output concatenates boxes (0..640) with scores (0..1): one uint8 scale
+    # for both would erase every score, so the decode tail of the head (every non-Conv node of the
+    # last module) stays float and only the convolutions are quantized.
+    exclude: list[str] = []
+    if manifest["outputs"]["format"] == "ultralytics-packed":
+        tail = "/model.22/"
+        exclude = [n.name for n in graph.node if n.name.startswith(tail) and n.op_type != "Conv"]
     quantize_static(
         str(pre),
-        a.int8,
-        PhotoReader(input_name, list_photos(pathlib.Path(a.photos)), a.size),
+        str(dst),
+        PhotoReader(manifest["input"], list_photos(pathlib.Path(a.photos))),
         quant_format=QuantFormat.QDQ,
         activation_type=QuantType.QUInt8,
         weight_type=QuantType.QInt8,
@@ -55,7 +75,7 @@ def main() -> None:
         nodes_to_exclude=exclude,
     )
     pre.unlink()
-    print(f"quantized {src.name} -> {a.int8} ({len(exclude)} tail nodes kept float)")
+    print(f"quantized {src.name} -> {dst.name} ({len(exclude)} decode nodes kept float)")
 
 
 if __name__ == "__main__":

@@ -105,3 +105,36 @@ w("models/yolov8-fall/yolov8s-fall.manifest.json", name="yolov8s-fall", task="de
                              "activations, int8 per-channel weights) calibrated on the bootstrap photos."},
   notes="Real weights. The YOLOv8n COCO TFLite packages named in the issue carry no weights (they download "
         "from GitHub at run time), so this is the only YOLOv8 with real weights found on the registries.")
+
+IMAGENET = {"scale": 1 / 255, "mean": [0.485, 0.456, 0.406], "std": [0.229, 0.224, 0.225]}
+w("models/hrnet/hrnet-w32-256x192.manifest.json", name="hrnet-w32-256x192", task="pose", family="hrnet",
+  weights="untrained", files={"fp32": "hrnet-w32-256x192.onnx", "int8": "hrnet-w32-256x192.int8.qdq.onnx"},
+  input={"name": "image", "width": 192, "height": 256, "layout": "NCHW", "colorOrder": "rgb", "dtype": "float32",
+         "normalization": IMAGENET, "resize": {"mode": "stretch"}},
+  outputs={"format": "heatmaps",
+           "heatmaps": {"name": "heatmaps", "dims": [-1, 17, 64, 48], "dtype": "float32", "layout": "NCHW"}},
+  classNames=["person"], keypoints={"names": KP, "skeleton": SK},
+  provenance={"registry": "none", "package": "tools/models/build_untrained.py", "version": "1",
+              "license": "Apache-2.0 (this project)",
+              "description": "HRNet-W32 256x192 built layer for layer after the w32_256x192 pose configuration of "
+                             "the HRNet authors (28.5 M parameters, BatchNorm folded), He-normal weights from a "
+                             "fixed seed. No registry package carries pretrained HRNet weights."},
+  notes="UNTRAINED: for performance and plumbing only; its heatmaps mean nothing. Batch dimension is dynamic, "
+        "so several person crops can run in one call. Input is the top-down crop (aspect 0.75, x1.25), "
+        "ImageNet-normalized outside the model.")
+w("models/deeplabv3/deeplabv3-mobilenetv3-large-520.manifest.json", name="deeplabv3-mobilenetv3-large-520",
+  task="semantic", family="deeplabv3", weights="untrained",
+  files={"fp32": "deeplabv3-mobilenetv3-large-520.onnx", "int8": "deeplabv3-mobilenetv3-large-520.int8.qdq.onnx"},
+  input={"name": "image", "width": 520, "height": 520, "layout": "NCHW", "colorOrder": "rgb", "dtype": "float32",
+         "normalization": IMAGENET, "resize": {"mode": "stretch"}},
+  outputs={"format": "semantic-logits",
+           "logits": {"name": "logits", "dims": [1, 21, 520, 520], "dtype": "float32", "layout": "NCHW"}},
+  classNames=VOC,
+  provenance={"registry": "none", "package": "tools/models/build_untrained.py", "version": "1",
+              "license": "Apache-2.0 (this project)",
+              "description": "DeepLabV3 with a MobileNetV3-Large backbone (output stride 16) built layer for layer "
+                             "after torchvision's deeplabv3_mobilenet_v3_large (11.0 M parameters, BatchNorm "
+                             "folded, no auxiliary head), He-normal weights from a fixed seed. No registry package "
+                             "carries pretrained DeepLabV3 weights."},
+  notes="UNTRAINED: for performance and plumbing only; its labels mean nothing. Logits are upsampled to the "
+        "input size inside the model (bilinear); argmax is left to the head.")

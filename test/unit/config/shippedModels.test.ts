@@ -17,6 +17,11 @@ import { loadModelManifest, requireModelFiles } from '../../../src/config/modelM
  */
 const root = path.resolve(__dirname, '../../../..');
 const fallManifest = path.join(root, 'models', 'yolov8-fall', 'yolov8s-fall.manifest.json');
+const shipped = [
+  fallManifest,
+  path.join(root, 'models', 'hrnet', 'hrnet-w32-256x192.manifest.json'),
+  path.join(root, 'models', 'deeplabv3', 'deeplabv3-mobilenetv3-large-520.manifest.json'),
+];
 const referenceDir = path.join(root, '.cache', 'reference', 'yolov8s-fall');
 const fixture = path.join(root, 'test', 'fixtures', 'models', 'yolov8s-fall-reference.json');
 
@@ -50,28 +55,33 @@ function iou(a: readonly number[], b: readonly number[]): number {
 }
 
 describe('shipped models (prepared by scripts/setup/70-models.sh)', function () {
-  const m = loadModelManifest(fallManifest);
-
-  it('yolov8s-fall files exist', function () {
-    requireModelFiles(m);
-  });
-
-  for (const precision of ['fp32', 'int8'] as const) {
-    it(`yolov8s-fall ${precision} matches its manifest as loaded by ONNX Runtime`, async function () {
-      const file = m.modelPaths[precision];
-      assert.ok(file !== undefined);
-      const session = await ort.InferenceSession.create(file);
-      try {
-        const model: IntrospectedModel = {
-          inputs: introspected(session.inputMetadata),
-          outputs: introspected(session.outputMetadata),
-        };
-        checkManifestAgainstModel(m, model);
-      } finally {
-        await session.release();
-      }
+  for (const file of shipped) {
+    const m = loadModelManifest(file);
+    it(`${m.name}: model files exist`, function () {
+      requireModelFiles(m);
     });
+    for (const precision of ['fp32', 'int8'] as const) {
+      it(`${m.name} ${precision} matches its manifest as loaded by ONNX Runtime`, async function () {
+        const modelFile = m.modelPaths[precision];
+        assert.ok(modelFile !== undefined, `${file} declares no ${precision} file`);
+        const session = await ort.InferenceSession.create(modelFile);
+        try {
+          const model: IntrospectedModel = {
+            inputs: introspected(session.inputMetadata),
+            outputs: introspected(session.outputMetadata),
+          };
+          checkManifestAgainstModel(m, model);
+        } finally {
+          await session.release();
+        }
+      });
+    }
   }
+
+  it('only the registry YOLOv8 claims pretrained weights', function () {
+    const status = shipped.map((f) => loadModelManifest(f)).map((m) => `${m.family}:${m.weights}`);
+    assert.deepEqual(status, ['yolov8:pretrained', 'hrnet:untrained', 'deeplabv3:untrained']);
+  });
 
   it('bootstrap reference predictions equal the checked-in golden ones', function () {
     const golden = (JSON.parse(fs.readFileSync(fixture, 'utf8')) as { photos: RefPhoto[] }).photos;
