@@ -1,0 +1,16 @@
+// Module entry: exports loadSession() and the EngineSession class, plus the ORT version.
+#include <napi.h>
+
+#include "engine_session.h"
+
+namespace {
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("EngineSession", htp::EngineSession::Define(env));
+  exports.Set("loadSession", Napi::Function::New(env, htp::EngineSession::Load, "loadSession"));
+  exports.Set("ortVersion", Napi::String::New(env, Ort::GetVersionString()));
+  exports.Set("ortApiVersion", Napi::Number::New(env, ORT_API_VERSION));
+  return exports;
+}
+}  // namespace
+
+NODE_API_MODULE(htp_engine, Init)

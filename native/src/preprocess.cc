@@ -1,0 +1,288 @@
+#include "preprocess.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "engine_error.h"
+
+namespace htp {
+namespace {
+
+struct Rgb {
+  float r, g, b;
+};
+
+// YUV is BT.601 limited range (what V4L2/UVC cameras send and OpenCV assumes).
+inline Rgb YuvToRgb(int y, int u, int v) {
+  const float c = 1.164383f * static_cast<float>(y - 16);
+  const float d = static_cast<float>(u - 128);
+  const float e = static_cast<float>(v - 128);
+  auto clamp = [](float x) { return x < 0.f ? 0.f : (x > 255.f ? 255.f : x); };
+  return {clamp(c + 1.596027f * e), clamp(c - 0.391762f * d - 0.812968f * e), clamp(c + 2.017232f * d)};
+}
+
+template <Encoding E>
+struct Pixel;
+template <>
+struct Pixel<Encoding::kRgb8> {
+  static Rgb At(const FrameView& f, int x, int y) {
+    const uint8_t* p = f.data + static_cast<size_t>(y) * f.step + 3 * static_cast<size_t>(x);
+    return {float(p[0]), float(p[1]), float(p[2])};
+  }
+};
+template <>
+struct Pixel<Encoding::kBgr8> {
+  static Rgb At(const FrameView& f, int x, int y) {
+    const uint8_t* p = f.data + static_cast<size_t>(y) * f.step + 3 * static_cast<size_t>(x);
+    return {float(p[2]), float(p[1]), float(p[0])};
+  }
+};
+template <>
+struct Pixel<Encoding::kRgba8> {
+  static Rgb At(const FrameView& f, int x, int y) {
+    const uint8_t* p = f.data + static_cast<size_t>(y) * f.step + 4 * static_cast<size_t>(x);
+    return {float(p[0]), float(p[1]), float(p[2])};
+  }
+};
+template <>
+struct Pixel<Encoding::kBgra8> {
+  static Rgb At(const FrameView& f, int x, int y) {
+    const uint8_t* p = f.data + static_cast<size_t>(y) * f.step + 4 * static_cast<size_t>(x);
+    return {float(p[2]), float(p[1]), float(p[0])};
+  }
+};
+template <>
+struct Pixel<Encoding::kMono8> {
+  static Rgb At(const FrameView& f, int x, int y) {
+    const float v = f.data[static_cast<size_t>(y) * f.step + static_cast<size_t>(x)];
+    return {v, v, v};
+  }
+};
+// ROS "yuv422" is UYVY: U Y0 V Y1 per pixel pair.
+template <>
+struct Pixel<Encoding::kUyvy> {
+  static Rgb At(const FrameView& f, int x, int y) {
+    const uint8_t* p = f.data + static_cast<size_t>(y) * f.step + 4 * static_cast<size_t>(x / 2);
+    return YuvToRgb(p[1 + 2 * (x & 1)], p[0], p[2]);
+  }
+};
+// YUYV (yuv422_yuy2): Y0 U Y1 V per pixel pair.
+template <>
+struct Pixel<Encoding::kYuyv> {
+  static Rgb At(const FrameView& f, int x, int y) {
+    const uint8_t* p = f.data + static_cast<size_t>(y) * f.step + 4 * static_cast<size_t>(x / 2);
+    return YuvToRgb(p[2 * (x & 1)], p[1], p[3]);
+  }
+};
+// NV12: full-resolution Y plane, then interleaved U V at half resolution; both planes use `step`.
+template <>
+struct Pixel<Encoding::kNv12> {
+  static Rgb At(const FrameView& f, int x, int y) {
+    const uint8_t yy = f.data[static_cast<size_t>(y) * f.step + static_cast<size_t>(x)];
+    const uint8_t* uv = f.data + static_cast<size_t>(f.height) * f.step +
+                        static_cast<size_t>(y / 2) * f.step + 2 * static_cast<size_t>(x / 2);
+    return YuvToRgb(yy, uv[0], uv[1]);
+  }
+};
+
+struct Axis {
+  std::vector<int> i0, i1;
+  std::vector<float> w1;
+};
+
+// Half-pixel-centre bilinear sampling positions (the convention of OpenCV INTER_LINEAR and
+// numpy references), clamped to the crop so a ROI never samples outside itself.
+Axis MakeAxis(int dst_len, double scale, int crop_start, int crop_len) {
+  Axis a;
+  a.i0.resize(dst_len);
+  a.i1.resize(dst_len);
+  a.w1.resize(dst_len);
+  for (int i = 0; i < dst_len; ++i) {
+    double s = (i + 0.5) / scale - 0.5;
+    s = std::min(std::max(s, 0.0), static_cast<double>(crop_len - 1));
+    const int s0 = static_cast<int>(std::floor(s));
+    const int s1 = std::min(s0 + 1, crop_len - 1);
+    a.i0[i] = crop_start + s0;
+    a.i1[i] = crop_start + s1;
+    a.w1[i] = static_cast<float>(s - s0);
+  }
+  return a;
+}
+
+template <typename T>
+struct Store;
+template <>
+struct Store<float> {
+  static float Put(float v, float, int) { return v; }
+};
+template <>
+struct Store<uint8_t> {
+  static uint8_t Put(float v, float inv_scale, int zero) {
+    const long q = std::lround(v * inv_scale) + zero;
+    return static_cast<uint8_t>(std::min(255L, std::max(0L, q)));
+  }
+};
+template <>
+struct Store<int8_t> {
+  static int8_t Put(float v, float inv_scale, int zero) {
+    const long q = std::lround(v * inv_scale) + zero;
+    return static_cast<int8_t>(std::min(127L, std::max(-128L, q)));
+  }
+};
+
+template <Encoding E, typename T>
+void Resample(const FrameView& f, const Transform& t, const PreprocessSpec& s, T* out) {
+  const int W = s.dst_width, H = s.dst_height, C = s.channels;
+  const size_t plane = static_cast<size_t>(W) * H;
+  float a[3], b[3];
+  for (int c = 0; c < C; ++c) {
+    a[c] = 1.f / s.std[c];
+    b[c] = -s.mean[c] / s.std[c];
+  }
+  const float inv_q = 1.f / s.q_scale;
+  auto index = [&](int x, int y, int c) -> size_t {
+    return s.nchw ? c * plane + static_cast<size_t>(y) * W + x
+                  : (static_cast<size_t>(y) * W + x) * C + c;
+  };
+  // Padding first: only the border outside the resized rectangle is written.
+  const int rw = static_cast<int>(std::lround(t.crop_width * t.scale_x));
+  const int rh = static_cast<int>(std::lround(t.crop_height * t.scale_y));
+  const int x_end = std::min(W, t.pad_x + rw), y_end = std::min(H, t.pad_y + rh);
+  T pad[3];
+  for (int c = 0; c < C; ++c) pad[c] = Store<T>::Put(s.pad_value * a[c] + b[c], inv_q, s.q_zero);
+  for (int y = 0; y < H; ++y) {
+    const bool full_row = y < t.pad_y || y >= y_end;
+    for (int x = 0; x < W; ++x) {
+      if (!full_row && x >= t.pad_x && x < x_end) {
+        x = x_end - 1;
+        continue;
+      }
+      for (int c = 0; c < C; ++c) out[index(x, y, c)] = pad[c];
+    }
+  }
+  const Axis ax = MakeAxis(x_end - t.pad_x, t.scale_x, t.crop_x, t.crop_width);
+  const Axis ay = MakeAxis(y_end - t.pad_y, t.scale_y, t.crop_y, t.crop_height);
+  for (int j = 0; j < y_end - t.pad_y; ++j) {
+    const int y0 = ay.i0[j], y1 = ay.i1[j];
+    const float wy = ay.w1[j];
+    for (int i = 0; i < x_end - t.pad_x; ++i) {
+      const int x0 = ax.i0[i], x1 = ax.i1[i];
+      const float wx = ax.w1[i];
+      const Rgb p00 = Pixel<E>::At(f, x0, y0), p01 = Pixel<E>::At(f, x1, y0);
+      const Rgb p10 = Pixel<E>::At(f, x0, y1), p11 = Pixel<E>::At(f, x1, y1);
+      auto lerp2 = [&](float v00, float v01, float v10, float v11) {
+        const float top = v00 + (v01 - v00) * wx;
+        const float bot = v10 + (v11 - v10) * wx;
+        return top + (bot - top) * wy;
+      };
+      const float r = lerp2(p00.r, p01.r, p10.r, p11.r);
+      const float g = lerp2(p00.g, p01.g, p10.g, p11.g);
+      const float bl = lerp2(p00.b, p01.b, p10.b, p11.b);
+      const int x = t.pad_x + i, y = t.pad_y + j;
+      if (C == 1) {
+        const float gray = 0.299f * r + 0.587f * g + 0.114f * bl;
+        out[index(x, y, 0)] = Store<T>::Put(gray * a[0] + b[0], inv_q, s.q_zero);
+      } else {
+        const float v0 = s.bgr ? bl : r, v2 = s.bgr ? r : bl;
+        out[index(x, y, 0)] = Store<T>::Put(v0 * a[0] + b[0], inv_q, s.q_zero);
+        out[index(x, y, 1)] = Store<T>::Put(g * a[1] + b[1], inv_q, s.q_zero);
+        out[index(x, y, 2)] = Store<T>::Put(v2 * a[2] + b[2], inv_q, s.q_zero);
+      }
+    }
+  }
+}
+
+template <Encoding E>
+void DispatchOut(const FrameView& f, const Transform& t, const PreprocessSpec& s, void* out) {
+  switch (s.out) {
+    case OutType::kFloat32: return Resample<E, float>(f, t, s, static_cast<float*>(out));
+    case OutType::kUint8: return Resample<E, uint8_t>(f, t, s, static_cast<uint8_t*>(out));
+    case OutType::kInt8: return Resample<E, int8_t>(f, t, s, static_cast<int8_t*>(out));
+  }
+}
+
+}  // namespace
+
+size_t BytesPerPixel(Encoding e) {
+  switch (e) {
+    case Encoding::kRgb8:
+    case Encoding::kBgr8: return 3;
+    case Encoding::kRgba8:
+    case Encoding::kBgra8: return 4;
+    case Encoding::kMono8: return 1;
+    case Encoding::kUyvy:
+    case Encoding::kYuyv: return 2;
+    case Encoding::kNv12: return 1;
+  }
+  return 0;
+}
+
+size_t MinFrameBytes(const FrameView& f) {
+  const size_t rows = f.encoding == Encoding::kNv12 ? f.height + (f.height + 1) / 2 : f.height;
+  if (rows == 0) return 0;
+  return (rows - 1) * static_cast<size_t>(f.step) + static_cast<size_t>(f.width) * BytesPerPixel(f.encoding);
+}
+
+size_t OutputBytes(const PreprocessSpec& s) {
+  const size_t n = static_cast<size_t>(s.dst_width) * s.dst_height * s.channels;
+  return s.out == OutType::kFloat32 ? n * sizeof(float) : n;
+}
+
+Transform Preprocess(const FrameView& f, const Roi& roi, const PreprocessSpec& s, void* out) {
+  if (f.width <= 0 || f.height <= 0)
+    throw EngineError("ERR_FRAME_INVALID", "frame width and height must be positive");
+  if (static_cast<size_t>(f.step) < static_cast<size_t>(f.width) * BytesPerPixel(f.encoding))
+    throw EngineError("ERR_FRAME_INVALID", "frame step " + std::to_string(f.step) + " is smaller than width x " +
+                                               std::to_string(BytesPerPixel(f.encoding)) + " bytes per pixel");
+  if ((f.encoding == Encoding::kUyvy || f.encoding == Encoding::kYuyv || f.encoding == Encoding::kNv12) &&
+      (f.width % 2 != 0 || (f.encoding == Encoding::kNv12 && f.height % 2 != 0)))
+    throw EngineError("ERR_FRAME_INVALID", "4:2:2 / 4:2:0 frames need even dimensions");
+  const size_t need = MinFrameBytes(f);
+  if (f.size < need)
+    throw EngineError("ERR_FRAME_INVALID", "frame data has " + std::to_string(f.size) + " bytes, " +
+                                               std::to_string(need) + " needed for its width, height and step");
+  Roi r = roi;
+  if (r.width == 0 && r.height == 0) r = {0, 0, f.width, f.height};
+  if (r.width <= 0 || r.height <= 0 || r.x < 0 || r.y < 0 || r.x + r.width > f.width || r.y + r.height > f.height)
+    throw EngineError("ERR_ROI_INVALID", "roi " + std::to_string(r.x) + "," + std::to_string(r.y) + " " +
+                                             std::to_string(r.width) + "x" + std::to_string(r.height) +
+                                             " is empty or outside the " + std::to_string(f.width) + "x" +
+                                             std::to_string(f.height) + " frame");
+  Transform t{};
+  t.src_width = f.width;
+  t.src_height = f.height;
+  t.crop_x = r.x;
+  t.crop_y = r.y;
+  t.crop_width = r.width;
+  t.crop_height = r.height;
+  t.dst_width = s.dst_width;
+  t.dst_height = s.dst_height;
+  if (s.letterbox) {
+    const double k = std::min(static_cast<double>(s.dst_width) / r.width, static_cast<double>(s.dst_height) / r.height);
+    const int nw = std::max(1, std::min(s.dst_width, static_cast<int>(std::lround(r.width * k))));
+    const int nh = std::max(1, std::min(s.dst_height, static_cast<int>(std::lround(r.height * k))));
+    t.pad_x = (s.dst_width - nw) / 2;
+    t.pad_y = (s.dst_height - nh) / 2;
+    t.scale_x = static_cast<double>(nw) / r.width;
+    t.scale_y = static_cast<double>(nh) / r.height;
+  } else {
+    t.pad_x = t.pad_y = 0;
+    t.scale_x = static_cast<double>(s.dst_width) / r.width;
+    t.scale_y = static_cast<double>(s.dst_height) / r.height;
+  }
+  switch (f.encoding) {
+    case Encoding::kRgb8: DispatchOut<Encoding::kRgb8>(f, t, s, out); break;
+    case Encoding::kBgr8: DispatchOut<Encoding::kBgr8>(f, t, s, out); break;
+    case Encoding::kRgba8: DispatchOut<Encoding::kRgba8>(f, t, s, out); break;
+    case Encoding::kBgra8: DispatchOut<Encoding::kBgra8>(f, t, s, out); break;
+    case Encoding::kMono8: DispatchOut<Encoding::kMono8>(f, t, s, out); break;
+    case Encoding::kUyvy: DispatchOut<Encoding::kUyvy>(f, t, s, out); break;
+    case Encoding::kYuyv: DispatchOut<Encoding::kYuyv>(f, t, s, out); break;
+    case Encoding::kNv12: DispatchOut<Encoding::kNv12>(f, t, s, out); break;
+  }
+  return t;
+}
+
+}  // namespace htp

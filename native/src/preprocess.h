@@ -1,0 +1,55 @@
+// Fused preprocessing: raw camera bytes -> network input tensor in one pass (sync, pure, no N-API).
+// Throws EngineError (ERR_FRAME_INVALID, ERR_ROI_INVALID) on bad geometry.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace htp {
+
+enum class Encoding { kRgb8, kBgr8, kRgba8, kBgra8, kMono8, kUyvy, kYuyv, kNv12 };
+enum class OutType { kFloat32, kUint8, kInt8 };
+
+struct FrameView {
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+  int width = 0;
+  int height = 0;
+  int step = 0;  // bytes per row (for nv12: per row of both planes)
+  Encoding encoding = Encoding::kRgb8;
+};
+
+struct Roi {
+  int x = 0, y = 0, width = 0, height = 0;  // width 0 = whole frame
+};
+
+struct PreprocessSpec {
+  int dst_width = 0;
+  int dst_height = 0;
+  int channels = 3;  // 3 (color) or 1 (gray)
+  bool nchw = true;
+  bool bgr = false;  // channel order of the network input
+  bool letterbox = true;
+  float pad_value = 114.f;  // in source pixel units (0..255)
+  // value = (pixel - mean[c]) / std[c], pixel in 0..255, c in network channel order
+  float mean[3] = {0.f, 0.f, 0.f};
+  float std[3] = {255.f, 255.f, 255.f};
+  OutType out = OutType::kFloat32;
+  float q_scale = 1.f;  // quantized output: q = round(value / q_scale) + q_zero, saturated
+  int q_zero = 0;
+};
+
+struct Transform {
+  int src_width, src_height;
+  int crop_x, crop_y, crop_width, crop_height;
+  int dst_width, dst_height;
+  double scale_x, scale_y;
+  int pad_x, pad_y;
+};
+
+size_t MinFrameBytes(const FrameView& frame);
+size_t BytesPerPixel(Encoding e);  // 0 for planar nv12
+size_t OutputBytes(const PreprocessSpec& spec);
+// Checks the frame and roi, then writes OutputBytes(spec) bytes to `out`.
+Transform Preprocess(const FrameView& frame, const Roi& roi, const PreprocessSpec& spec, void* out);
+
+}  // namespace htp
