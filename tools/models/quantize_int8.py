@@ -37,6 +37,20 @@ def preprocess(rgb: np.ndarray, inp: dict) -> np.ndarray:
     return np.ascontiguousarray(x, dtype=np.float32)
 
 
+def decode_tail(graph: onnx.GraphProto, output: str) -> list[str]:
+    """Names of the non-Conv nodes reachable backwards from `output` without crossing a Conv."""
+    producer = {o: n for n in graph.node for o in n.output}
+    seen: set[str] = set()
+    todo = [output]
+    while todo:
+        n = producer.get(todo.pop())
+        if n is None or n.op_type == "Conv" or n.name in seen:
+            continue
+        seen.add(n.name)
+        todo.extend(i for i in n.input if i)
+    return sorted(seen)
+
+
 class PhotoReader(CalibrationDataReader):
     def __init__(self, inp: dict, photos: list[pathlib.Path]):
         self._items = iter([{inp["name"]: preprocess(read_rgb(p), inp)} for p in photos])
@@ -58,12 +72,11 @@ def main() -> None:
     quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
     graph = onnx.load(str(pre), load_external_data=False).graph
     # Ultralytics' packed output concatenates boxes (0..640) with scores (0..1): one uint8 scale
-    # for both would erase every score, so the decode tail of the head (every non-Conv node of the
-    # last module) stays float and only the convolutions are quantized.
+    # for both would erase every score, so the decode tail (every node between the last
+    # convolutions and that output) stays float and only the convolutions are quantized.
     exclude: list[str] = []
     if manifest["outputs"]["format"] == "ultralytics-packed":
-        tail = "/model.22/"
-        exclude = [n.name for n in graph.node if n.name.startswith(tail) and n.op_type != "Conv"]
+        exclude = decode_tail(graph, manifest["outputs"]["predictions"]["name"])
     quantize_static(
         str(pre),
         str(dst),

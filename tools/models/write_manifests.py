@@ -138,3 +138,28 @@ w("models/deeplabv3/deeplabv3-mobilenetv3-large-520.manifest.json", name="deepla
                              "carries pretrained DeepLabV3 weights."},
   notes="UNTRAINED: for performance and plumbing only; its labels mean nothing. Logits are upsampled to the "
         "input size inside the model (bilinear); argmax is left to the head.")
+
+UNTRAINED_YOLO = ("built layer for layer after Ultralytics' yolov8.yaml at scale n by "
+                  "tools/models/build_yolov8n_untrained.py (BatchNorm folded, Detect.bias_init biases, He-normal "
+                  "weights from a fixed seed), in the exact layout of an Ultralytics ONNX export. No registry "
+                  "package carries YOLOv8 {task} weights: the TFLite packages named for it download theirs from "
+                  "GitHub at run time.")
+
+
+def untrained_provenance(task):
+    return {"registry": "none", "package": "tools/models/build_yolov8n_untrained.py", "version": "1",
+            "license": "Apache-2.0 (this project)", "description": UNTRAINED_YOLO.format(task=task)}
+
+
+w("models/yolov8n-pose/yolov8n-pose.manifest.json", name="yolov8n-pose", task="pose", family="yolov8",
+  weights="untrained", files={"fp32": "yolov8n-pose.onnx", "int8": "yolov8n-pose.int8.qdq.onnx"},
+  input=ULTRA_IN, outputs=packed(56), classNames=["person"], keypoints={"names": KP, "skeleton": SK},
+  provenance=untrained_provenance("pose"),
+  notes="UNTRAINED (3.3 M parameters, as YOLOv8n-pose): for performance and plumbing only. Scores stay near 0.01, "
+        "so it finds nothing at conf 0.25.")
+w("models/yolov8n-seg/yolov8n-seg.manifest.json", name="yolov8n-seg", task="segment", family="yolov8",
+  weights="untrained", files={"fp32": "yolov8n-seg.onnx", "int8": "yolov8n-seg.int8.qdq.onnx"},
+  input=ULTRA_IN, outputs=packed(116, protos=True), classNames=COCO,
+  provenance=untrained_provenance("segmentation"),
+  notes="UNTRAINED (3.4 M parameters, as YOLOv8n-seg): for performance and plumbing only. Scores stay near "
+        "1e-4, so it finds nothing at conf 0.25.")

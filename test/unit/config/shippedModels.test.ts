@@ -19,6 +19,8 @@ const root = path.resolve(__dirname, '../../../..');
 const fallManifest = path.join(root, 'models', 'yolov8-fall', 'yolov8s-fall.manifest.json');
 const shipped = [
   fallManifest,
+  path.join(root, 'models', 'yolov8n-pose', 'yolov8n-pose.manifest.json'),
+  path.join(root, 'models', 'yolov8n-seg', 'yolov8n-seg.manifest.json'),
   path.join(root, 'models', 'hrnet', 'hrnet-w32-256x192.manifest.json'),
   path.join(root, 'models', 'deeplabv3', 'deeplabv3-mobilenetv3-large-520.manifest.json'),
 ];
@@ -80,7 +82,13 @@ describe('shipped models (prepared by scripts/setup/70-models.sh)', function () 
 
   it('only the registry YOLOv8 claims pretrained weights', function () {
     const status = shipped.map((f) => loadModelManifest(f)).map((m) => `${m.family}:${m.weights}`);
-    assert.deepEqual(status, ['yolov8:pretrained', 'hrnet:untrained', 'deeplabv3:untrained']);
+    assert.deepEqual(status, [
+      'yolov8:pretrained',
+      'yolov8:untrained',
+      'yolov8:untrained',
+      'hrnet:untrained',
+      'deeplabv3:untrained',
+    ]);
   });
 
   it('bootstrap reference predictions equal the checked-in golden ones', function () {
