@@ -1,0 +1,135 @@
+/**
+ * zod schema for engine options (the model manifest's engine part plus runtime choices), and the
+ * one function that turns them into the addon's flat, fully defaulted options object.
+ */
+import * as path from 'node:path';
+import { z } from 'zod';
+import { EngineError } from './engineError';
+import type { NativeLoadOptions } from './nativeAddon';
+import { PACKAGE_ROOT } from './nativeAddon';
+import { POWER_PROFILE_NAMES, POWER_PROFILES } from './powerProfiles';
+import type { PowerProfileName } from './powerProfiles';
+
+const quantization = z
+  .object({ scale: z.number().positive().finite(), zeroPoint: z.number().int() })
+  .strict();
+const triple = z.tuple([z.number().finite(), z.number().finite(), z.number().finite()]);
+
+export const PreprocessSchema = z
+  .object({
+    /** Network input size; needed only when the model's own is dynamic. */
+    width: z.number().int().positive().max(8192).optional(),
+    height: z.number().int().positive().max(8192).optional(),
+    layout: z.enum(['auto', 'nchw', 'nhwc']).default('auto'),
+    colorOrder: z.enum(['rgb', 'bgr']).default('rgb'),
+    resize: z.enum(['letterbox', 'stretch']).default('letterbox'),
+    /** Letterbox fill, in source pixel units (0..255). */
+    padValue: z.number().min(0).max(255).default(114),
+    /** value = (pixel - mean) / std per network channel, pixel in 0..255. */
+    mean: triple.default([0, 0, 0]),
+    std: triple
+      .refine((s) => s.every((v) => v > 0), 'std must be positive')
+      .default([255, 255, 255]),
+    /** Scale / zero point of a uint8 or int8 model input (from the model's manifest). */
+    inputQuantization: quantization.optional(),
+  })
+  .strict();
+
+export const HtpOptionsSchema = z
+  .object({
+    profile: z
+      .enum(POWER_PROFILE_NAMES as [string, ...string[]])
+      .default('sustained_high_performance'),
+    vtcm_mb: z.number().int().min(0).max(64).default(0),
+    htp_arch: z.number().int().min(68).max(99).default(68),
+    /** Unofficial QCS6490 id seen in the field. */
+    soc_model: z.number().int().min(0).default(35),
+    /** EP context cache file: written on first load, loaded instead of the ONNX file afterwards. */
+    context_cache: z.string().min(1).optional(),
+    context_embed: z.boolean().default(true),
+    require_accelerator: z.boolean().default(false),
+    /** Fixed hold of the power vote; default derives it from the frame interval. */
+    vote_hold_ms: z.number().int().min(100).max(60000).optional(),
+    provider_library: z.string().min(1).optional(),
+    /** Further QNN provider options, passed verbatim (e.g. enable_htp_fp16_precision). */
+    provider_options: z.record(z.string(), z.string()).default({}),
+  })
+  .strict();
+
+export const EngineOptionsSchema = z
+  .object({
+    model: z.string().min(1),
+    provider: z.enum(['cpu', 'htp']).default('cpu'),
+    /** Intra-op threads; 0 lets ONNX Runtime choose. */
+    threads: z.number().int().min(0).max(256).default(0),
+    inputName: z.string().min(1).optional(),
+    preprocess: PreprocessSchema.prefault({}),
+    /** Quantization of integer outputs, by output name (attached to the returned tensors). */
+    outputQuantization: z.record(z.string(), quantization).default({}),
+    htp: HtpOptionsSchema.prefault({}),
+  })
+  .strict();
+
+export type EngineOptionsInput = z.input<typeof EngineOptionsSchema>;
+export type EngineOptions = z.output<typeof EngineOptionsSchema>;
+
+export const DEFAULT_QNN_LIBRARY = path.join(
+  PACKAGE_ROOT,
+  '.cache',
+  'onnxruntime',
+  'qnn',
+  'onnxruntime_qnn',
+  'libonnxruntime_providers_qnn.so',
+);
+
+export function parseEngineOptions(input: unknown): EngineOptions {
+  const r = EngineOptionsSchema.safeParse(input);
+  if (!r.success) {
+    const detail = r.error.issues
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
+    throw new EngineError('ERR_INVALID_OPTIONS', `invalid engine options: ${detail}`);
+  }
+  return r.data;
+}
+
+export function toNativeOptions(o: EngineOptions): NativeLoadOptions {
+  const pre = o.preprocess;
+  const native: NativeLoadOptions = {
+    modelPath: path.resolve(o.model),
+    provider: o.provider,
+    threads: o.threads,
+    inputName: o.inputName ?? '',
+    requireAccelerator: o.htp.require_accelerator,
+    preprocess: {
+      width: pre.width ?? 0,
+      height: pre.height ?? 0,
+      layout: pre.layout,
+      colorOrder: pre.colorOrder,
+      resize: pre.resize,
+      padValue: pre.padValue,
+      mean: pre.mean,
+      std: pre.std,
+      ...(pre.inputQuantization ? { inputQuantization: pre.inputQuantization } : {}),
+    },
+  };
+  if (o.provider === 'htp') {
+    const profile = POWER_PROFILES[o.htp.profile as PowerProfileName];
+    native.htp = {
+      providerLibrary: path.resolve(o.htp.provider_library ?? DEFAULT_QNN_LIBRARY),
+      contextCachePath: o.htp.context_cache ? path.resolve(o.htp.context_cache) : '',
+      contextEmbed: o.htp.context_embed,
+      providerOptions: {
+        backend_type: 'htp',
+        htp_arch: String(o.htp.htp_arch),
+        soc_model: String(o.htp.soc_model),
+        vtcm_mb: String(o.htp.vtcm_mb),
+        // Our voter is in charge between frames: the session-level vote starts low so the
+        // provider's own timer and ours never fight (see docs/engine.md).
+        htp_performance_mode: profile.idleQnnMode,
+        ...o.htp.provider_options,
+      },
+    };
+  }
+  return native;
+}

@@ -1,0 +1,285 @@
+/**
+ * Typed facade over one native session: load (validated options), introspection, run, power
+ * voting and dispose. Runs happen on a libuv worker in the addon; one run at a time per session
+ * (a second concurrent run rejects with ERR_BUSY rather than queueing stale frames).
+ */
+import * as fs from 'node:fs';
+import type { ImageTransform, Tensor, TensorData } from '../heads/tensor';
+import { EngineError } from './engineError';
+import type { EngineOptions, EngineOptionsInput } from './engineOptions';
+import { parseEngineOptions, toNativeOptions } from './engineOptions';
+import type { NativeOutput, NativeSession, NativeSessionInfo } from './nativeAddon';
+import { nativeAddon } from './nativeAddon';
+import type { PowerBackend, VoterClock, VoterStats } from './powerVoter';
+import { NOOP_BACKEND, PowerVoter, SYSTEM_CLOCK } from './powerVoter';
+import type { PowerProfileName } from './powerProfiles';
+import { POWER_PROFILES } from './powerProfiles';
+
+export type FrameEncoding =
+  'rgb8' | 'bgr8' | 'rgba8' | 'bgra8' | 'mono8' | 'yuv422' | 'yuyv' | 'nv12';
+
+export interface Frame {
+  /** Pixel bytes; may be a view into a larger buffer. Kept referenced until the run settles. */
+  readonly data: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+  /** Bytes per row (for nv12, of both planes). */
+  readonly step: number;
+  readonly encoding: FrameEncoding;
+}
+
+export interface Roi {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+export type ElementType =
+  'float32' | 'float16' | 'uint8' | 'int8' | 'uint16' | 'int16' | 'int32' | 'int64' | 'bool';
+
+export interface TensorInfo {
+  readonly name: string;
+  /** -1 where the model leaves a dimension dynamic. */
+  readonly dims: readonly number[];
+  readonly symbolicDims: readonly string[];
+  readonly type: ElementType;
+  readonly quantization?: { readonly scale: number; readonly zeroPoint: number };
+}
+
+export interface ProviderReport {
+  readonly requested: 'cpu' | 'htp';
+  /** False when ONNX Runtime kept no partitioning record (see `note`). */
+  readonly assignmentKnown: boolean;
+  readonly note: string;
+  /** Graph nodes each execution provider took, from ONNX Runtime's own assignment record. */
+  readonly nodesByProvider: Readonly<Record<string, number>>;
+  /** Nodes placed on the CPU provider (all of them for provider 'cpu'). */
+  readonly cpuNodes: readonly { readonly name: string; readonly opType: string }[];
+  readonly fullyAccelerated: boolean;
+  readonly modelSource: 'onnx' | 'context_cache';
+  readonly contextCacheWritten: boolean;
+}
+
+export interface RunTimings {
+  /** Waiting for a libuv worker. */
+  readonly queueMs: number;
+  readonly preprocessMs: number;
+  readonly inferenceMs: number;
+  /** From the run() call to the result on the main thread. */
+  readonly totalMs: number;
+}
+
+export interface RunResult {
+  readonly outputs: readonly Tensor[];
+  readonly transform: ImageTransform;
+  readonly timings: RunTimings;
+}
+
+export interface LoadHooks {
+  /** Injected clock for the power voter (tests). */
+  readonly clock?: VoterClock;
+}
+
+const MAX_FRAME_SIDE = 16384;
+const ENCODINGS = new Set<string>([
+  'rgb8',
+  'bgr8',
+  'rgba8',
+  'bgra8',
+  'mono8',
+  'yuv422',
+  'yuyv',
+  'nv12',
+]);
+
+function typedArray(o: NativeOutput): TensorData {
+  switch (o.type) {
+    case 'float32':
+      return new Float32Array(o.data);
+    case 'uint8':
+    case 'bool':
+      return new Uint8Array(o.data);
+    case 'int8':
+      return new Int8Array(o.data);
+    case 'int32':
+      return new Int32Array(o.data);
+    case 'int64':
+      return new BigInt64Array(o.data);
+    default:
+      throw new EngineError('ERR_RUNTIME', `output ${o.name} has unsupported type ${o.type}`);
+  }
+}
+
+export class EngineSession {
+  private disposed = false;
+
+  private constructor(
+    private readonly native: NativeSession,
+    readonly options: EngineOptions,
+    private readonly info: NativeSessionInfo,
+    private readonly voter: PowerVoter,
+  ) {}
+
+  /** Validates options, loads the model on a worker thread; rejects with EngineError. */
+  static async load(input: EngineOptionsInput, hooks: LoadHooks = {}): Promise<EngineSession> {
+    const options = parseEngineOptions(input);
+    if (!fs.existsSync(options.model)) {
+      throw new EngineError('ERR_MODEL_NOT_FOUND', `model file ${options.model} does not exist`);
+    }
+    if (options.provider === 'cpu' && options.htp.require_accelerator) {
+      throw new EngineError(
+        'ERR_ACCELERATOR_FALLBACK',
+        `htp.require_accelerator is set but provider is 'cpu': ${options.model} would run entirely on the CPU`,
+      );
+    }
+    const addon = nativeAddon();
+    let native: NativeSession;
+    try {
+      native = await addon.loadSession(toNativeOptions(options));
+    } catch (err) {
+      throw EngineError.fromNative(err);
+    }
+    const info = native.info();
+    const profile = POWER_PROFILES[options.htp.profile as PowerProfileName];
+    const backend: PowerBackend =
+      options.provider === 'htp'
+        ? {
+            vote: (mode) =>
+              native.setDynamicOptions({ 'ep.dynamic.qnn_htp_performance_mode': mode }),
+          }
+        : NOOP_BACKEND;
+    const voter = new PowerVoter(
+      profile,
+      backend,
+      hooks.clock ?? SYSTEM_CLOCK,
+      options.htp.vote_hold_ms,
+    );
+    return new EngineSession(native, options, info, voter);
+  }
+
+  get inputs(): readonly TensorInfo[] {
+    return this.info.inputs.map((i) => ({
+      name: i.name,
+      dims: i.dims,
+      symbolicDims: i.symbolicDims,
+      type: i.type as ElementType,
+      ...(i.name === this.info.inputName && this.info.preprocess.quantization
+        ? { quantization: this.info.preprocess.quantization }
+        : {}),
+    }));
+  }
+
+  get outputs(): readonly TensorInfo[] {
+    return this.info.outputs.map((o) => {
+      const q = this.options.outputQuantization[o.name];
+      return {
+        name: o.name,
+        dims: o.dims,
+        symbolicDims: o.symbolicDims,
+        type: o.type as ElementType,
+        ...(q ? { quantization: q } : {}),
+      };
+    });
+  }
+
+  /** What the preprocessing produces: network size, channels, layout, element type. */
+  get inputSpec(): NativeSessionInfo['preprocess'] {
+    return this.info.preprocess;
+  }
+
+  get providerReport(): ProviderReport {
+    const p = this.info.providers;
+    const nodesByProvider: Record<string, number> = {};
+    for (const c of p.counts) nodesByProvider[c.provider] = c.nodes;
+    return {
+      requested: p.requested === 'htp' ? 'htp' : 'cpu',
+      assignmentKnown: p.assignmentKnown,
+      note: p.note,
+      nodesByProvider,
+      cpuNodes: p.cpuNodes,
+      fullyAccelerated: p.requested === 'htp' && p.assignmentKnown && p.cpuNodes.length === 0,
+      modelSource: this.info.modelSource,
+      contextCacheWritten: this.info.contextCacheWritten,
+    };
+  }
+
+  get power(): VoterStats {
+    return this.voter.stats();
+  }
+
+  get inFlight(): number {
+    return this.disposed ? 0 : this.native.inFlight;
+  }
+
+  /** Preprocesses `frame` (optionally only `roi`) and runs the model on a worker thread. */
+  async run(frame: Frame, roi?: Roi): Promise<RunResult> {
+    if (this.disposed) throw new EngineError('ERR_DISPOSED', 'run() after dispose()');
+    checkFrame(frame);
+    if (roi) checkRoi(roi, frame);
+    this.voter.onRun();
+    let r;
+    try {
+      r = await this.native.run(frame, roi ?? null, {});
+    } catch (err) {
+      throw EngineError.fromNative(err);
+    }
+    const outputs: Tensor[] = r.outputs.map((o) => {
+      const q = this.options.outputQuantization[o.name];
+      return { name: o.name, dims: o.dims, data: typedArray(o), ...(q ? { quantization: q } : {}) };
+    });
+    return { outputs, transform: r.transform, timings: r.timings };
+  }
+
+  /** Releases the power vote and the native session. Throws ERR_BUSY while a run is in flight. */
+  dispose(): void {
+    if (this.disposed) return;
+    if (this.native.inFlight > 0) {
+      throw new EngineError(
+        'ERR_BUSY',
+        `cannot dispose: ${this.native.inFlight} run(s) in flight; await them first`,
+      );
+    }
+    this.voter.dispose();
+    try {
+      this.native.dispose();
+    } catch (err) {
+      throw EngineError.fromNative(err);
+    }
+    this.disposed = true;
+  }
+}
+
+function checkFrame(f: Frame): void {
+  const bad = (m: string): never => {
+    throw new EngineError('ERR_FRAME_INVALID', m);
+  };
+  if (!(f.data instanceof Uint8Array)) bad('frame.data must be a Uint8Array');
+  if (!ENCODINGS.has(f.encoding)) bad(`frame.encoding '${String(f.encoding)}' is not supported`);
+  for (const k of ['width', 'height', 'step'] as const) {
+    if (!Number.isInteger(f[k]) || f[k] <= 0)
+      bad(`frame.${k} must be a positive integer, got ${String(f[k])}`);
+  }
+  if (f.width > MAX_FRAME_SIDE || f.height > MAX_FRAME_SIDE) {
+    bad(
+      `frame ${f.width}x${f.height} is larger than the ${MAX_FRAME_SIDE}x${MAX_FRAME_SIDE} the engine accepts`,
+    );
+  }
+}
+
+function checkRoi(r: Roi, f: Frame): void {
+  const ok =
+    [r.x, r.y, r.width, r.height].every(Number.isInteger) &&
+    r.width > 0 &&
+    r.height > 0 &&
+    r.x >= 0 &&
+    r.y >= 0 &&
+    r.x + r.width <= f.width &&
+    r.y + r.height <= f.height;
+  if (!ok) {
+    throw new EngineError(
+      'ERR_ROI_INVALID',
+      `roi ${r.x},${r.y} ${r.width}x${r.height} is empty or outside the ${f.width}x${f.height} frame`,
+    );
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * Sustained power voting: released -> voted on the first run; every run re-arms a hold timer;
+ * on expiry the vote drops to the profile's idle level; dispose removes the vote.
+ * Pure state machine: the clock, the timers and the backend that carries the vote are injected.
+ */
+import type { PowerProfile } from './powerProfiles';
+
+export interface PowerBackend {
+  /** Sets the vote to a QNN performance mode name. Throws if the platform refuses. */
+  vote(mode: string): void;
+}
+
+export interface VoterClock {
+  now(): number;
+  setTimer(fn: () => void, ms: number): unknown;
+  clearTimer(handle: unknown): void;
+}
+
+export const SYSTEM_CLOCK: VoterClock = {
+  now: () => performance.now(),
+  setTimer: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref();
+    return t;
+  },
+  clearTimer: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+/** A backend that records nothing and never fails: the CPU runs the same state machine. */
+export const NOOP_BACKEND: PowerBackend = { vote: () => undefined };
+
+export type VoterState = 'released' | 'voted' | 'disposed';
+
+export interface VoterStats {
+  readonly state: VoterState;
+  readonly profile: string;
+  readonly votesUp: number;
+  readonly votesDown: number;
+  readonly voteFailures: number;
+  readonly lastError: string;
+  readonly votedMs: number;
+  readonly holdMs: number;
+}
+
+const MIN_HOLD_MS = 100;
+const INITIAL_HOLD_MS = 1000;
+const GAP_WINDOW = 15;
+
+export class PowerVoter {
+  private state: VoterState = 'released';
+  private timer: unknown = undefined;
+  private lastStart: number | undefined;
+  private readonly gaps: number[] = [];
+  private votedSince = 0;
+  private votedTotal = 0;
+  private up = 0;
+  private down = 0;
+  private failures = 0;
+  private lastError = '';
+
+  constructor(
+    private readonly profile: PowerProfile,
+    private readonly backend: PowerBackend,
+    private readonly clock: VoterClock = SYSTEM_CLOCK,
+    /** Fixed hold; undefined derives it from the observed frame interval. */
+    private readonly fixedHoldMs?: number,
+  ) {}
+
+  /** Call when a run starts: votes up if needed and re-arms the hold. */
+  onRun(): void {
+    if (this.state === 'disposed') return;
+    const now = this.clock.now();
+    if (this.state === 'voted' && this.lastStart !== undefined) {
+      this.gaps.push(now - this.lastStart);
+      if (this.gaps.length > GAP_WINDOW) this.gaps.shift();
+    }
+    this.lastStart = now;
+    if (this.state === 'released') {
+      if (this.trySet(this.profile.qnnMode)) {
+        this.state = 'voted';
+        this.up += 1;
+        this.votedSince = now;
+      }
+    }
+    this.arm();
+  }
+
+  /** Current hold: fixed, or 3x the median gap between runs while voted, never below 100 ms. */
+  holdMs(): number {
+    if (this.fixedHoldMs !== undefined) return Math.max(MIN_HOLD_MS, this.fixedHoldMs);
+    if (this.gaps.length === 0) return INITIAL_HOLD_MS;
+    const sorted = [...this.gaps].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)] ?? INITIAL_HOLD_MS;
+    return Math.max(MIN_HOLD_MS, 3 * median);
+  }
+
+  stats(): VoterStats {
+    const live = this.state === 'voted' ? this.clock.now() - this.votedSince : 0;
+    return {
+      state: this.state,
+      profile: this.profile.name,
+      votesUp: this.up,
+      votesDown: this.down,
+      voteFailures: this.failures,
+      lastError: this.lastError,
+      votedMs: this.votedTotal + live,
+      holdMs: this.holdMs(),
+    };
+  }
+
+  /** Drops the vote now and stops reacting to runs. */
+  dispose(): void {
+    if (this.state === 'disposed') return;
+    this.clearTimer();
+    if (this.state === 'voted') this.release();
+    this.state = 'disposed';
+  }
+
+  private arm(): void {
+    this.clearTimer();
+    this.timer = this.clock.setTimer(() => {
+      this.timer = undefined;
+      if (this.state === 'voted') this.release();
+    }, this.holdMs());
+  }
+
+  private release(): void {
+    this.trySet(this.profile.idleQnnMode);
+    this.state = 'released';
+    this.down += 1;
+    this.votedTotal += this.clock.now() - this.votedSince;
+    // A gap that spans an idle period says nothing about the frame rate.
+    this.lastStart = undefined;
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+    this.timer = undefined;
+  }
+
+  private trySet(mode: string): boolean {
+    try {
+      this.backend.vote(mode);
+      return true;
+    } catch (err) {
+      // A vote can fail on real devices ("Unable to set HTP power configurations"): count it,
+      // report it, never pretend it took effect.
+      this.failures += 1;
+      this.lastError = err instanceof Error ? err.message : String(err);
+      return false;
+    }
+  }
+}
