@@ -1,0 +1,38 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { findModelManifests } from '../../../src/config/findModelManifests';
+
+describe('findModelManifests', function () {
+  it('finds manifests recursively, sorted, and can skip the top-level examples folder', function () {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'models-'));
+    for (const f of [
+      'b/b.manifest.json',
+      'a/x/a.manifest.json',
+      'examples/e.manifest.json',
+      'a/model.onnx',
+    ]) {
+      fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      fs.writeFileSync(path.join(dir, f), '{}');
+    }
+    const all = findModelManifests(dir).map((p) => path.relative(dir, p));
+    assert.deepEqual(all, ['a/x/a.manifest.json', 'b/b.manifest.json', 'examples/e.manifest.json']);
+    const own = findModelManifests(dir, { skipExamples: true }).map((p) => path.relative(dir, p));
+    assert.deepEqual(own, ['a/x/a.manifest.json', 'b/b.manifest.json']);
+  });
+
+  it('lists the five models bootstrap prepares in this repository', function () {
+    const root = path.resolve(__dirname, '../../../..');
+    const names = findModelManifests(path.join(root, 'models'), { skipExamples: true }).map((p) =>
+      path.basename(p),
+    );
+    assert.deepEqual(names, [
+      'deeplabv3-mobilenetv3-large-520.manifest.json',
+      'hrnet-w32-256x192.manifest.json',
+      'yolov8s-fall.manifest.json',
+      'yolov8n-pose.manifest.json',
+      'yolov8n-seg.manifest.json',
+    ]);
+  });
+});
