@@ -1,0 +1,43 @@
+import * as assert from 'node:assert/strict';
+import { EngineError } from '../../../src/engine/engineError';
+import { parseEngineOptions, toNativeOptions } from '../../../src/engine/engineOptions';
+
+describe('engine options', () => {
+  it('fills every default', () => {
+    const o = parseEngineOptions({ model: 'm.onnx' });
+    assert.equal(o.provider, 'cpu');
+    assert.equal(o.threads, 0);
+    assert.deepEqual(o.preprocess.std, [255, 255, 255]);
+    assert.equal(o.preprocess.resize, 'letterbox');
+    assert.equal(o.htp.profile, 'sustained_high_performance');
+    assert.equal(o.htp.htp_arch, 68);
+  });
+
+  it('rejects unknown keys and bad values with ERR_INVALID_OPTIONS naming the field', () => {
+    const cases: [unknown, RegExp][] = [
+      [{ model: 'm.onnx', provider: 'gpu' }, /provider/],
+      [{ model: 'm.onnx', threads: -1 }, /threads/],
+      [{ model: 'm.onnx', htp: { profile: 'turbo' } }, /htp\.profile/],
+      [{ model: 'm.onnx', preprocess: { std: [1, 0, 1] } }, /preprocess\.std/],
+      [{ model: 'm.onnx', bogus: 1 }, /bogus/],
+      [{}, /model/],
+    ];
+    for (const [input, re] of cases) {
+      assert.throws(
+        () => parseEngineOptions(input),
+        (e: unknown) => e instanceof EngineError && e.code === 'ERR_INVALID_OPTIONS' && re.test(e.message),
+      );
+    }
+  });
+
+  it('builds QNN provider options for the HTP with the session-level vote at the idle level', () => {
+    const n = toNativeOptions(
+      parseEngineOptions({ model: 'm.onnx', provider: 'htp', htp: { vtcm_mb: 8, profile: 'burst' } }),
+    );
+    assert.equal(n.htp?.providerOptions.backend_type, 'htp');
+    assert.equal(n.htp?.providerOptions.htp_arch, '68');
+    assert.equal(n.htp?.providerOptions.vtcm_mb, '8');
+    assert.equal(n.htp?.providerOptions.htp_performance_mode, 'low_power_saver');
+    assert.match(n.htp?.providerLibrary ?? '', /libonnxruntime_providers_qnn\.so$/);
+  });
+});

@@ -1,0 +1,122 @@
+import * as assert from 'node:assert/strict';
+import type { VoterClock } from '../../../src/engine/powerVoter';
+import { PowerVoter } from '../../../src/engine/powerVoter';
+import { POWER_PROFILES } from '../../../src/engine/powerProfiles';
+
+/** A manual clock: timers fire only when the test advances time past them. */
+class FakeClock implements VoterClock {
+  t = 0;
+  private timers = new Map<number, { at: number; fn: () => void }>();
+  private next = 1;
+  now(): number {
+    return this.t;
+  }
+  setTimer(fn: () => void, ms: number): unknown {
+    const id = this.next++;
+    this.timers.set(id, { at: this.t + ms, fn });
+    return id;
+  }
+  clearTimer(h: unknown): void {
+    this.timers.delete(h as number);
+  }
+  advance(ms: number): void {
+    const end = this.t + ms;
+    for (;;) {
+      const due = [...this.timers.entries()].filter(([, v]) => v.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      this.timers.delete(due[0]);
+      this.t = due[1].at;
+      due[1].fn();
+    }
+    this.t = end;
+  }
+}
+
+function setup(hold?: number) {
+  const clock = new FakeClock();
+  const votes: string[] = [];
+  const voter = new PowerVoter(POWER_PROFILES.sustained_high_performance, { vote: (m) => votes.push(m) }, clock, hold);
+  return { clock, votes, voter };
+}
+
+describe('PowerVoter', () => {
+  it('keeps one vote for a whole steady 30 Hz stream (one up, one release)', () => {
+    const { clock, votes, voter } = setup();
+    for (let i = 0; i < 300; i++) {
+      voter.onRun();
+      assert.equal(voter.stats().state, 'voted');
+      clock.advance(1000 / 30);
+    }
+    assert.deepEqual(votes, ['sustained_high_performance']);
+    assert.ok(Math.abs(voter.stats().holdMs - 100) < 1e-6); // 3 x 33.3 ms
+    clock.advance(1000);
+    assert.deepEqual(votes, ['sustained_high_performance', 'low_power_saver']);
+    const s = voter.stats();
+    assert.equal(s.state, 'released');
+    assert.equal(s.votesUp, 1);
+    assert.equal(s.votesDown, 1);
+    assert.ok(Math.abs(s.votedMs - (300 * 1000) / 30 - 100 + 1000 / 30) < 1e-6, `votedMs ${s.votedMs}`);
+  });
+
+  it('releases between bursts separated by gaps longer than the hold, and re-votes', () => {
+    const { clock, votes, voter } = setup();
+    for (let burst = 0; burst < 3; burst++) {
+      for (let i = 0; i < 10; i++) {
+        voter.onRun();
+        clock.advance(50);
+      }
+      clock.advance(2000);
+      assert.equal(voter.stats().state, 'released');
+    }
+    assert.equal(voter.stats().votesUp, 3);
+    assert.equal(voter.stats().votesDown, 3);
+    assert.deepEqual(votes.slice(0, 2), ['sustained_high_performance', 'low_power_saver']);
+  });
+
+  it('derives the hold from the median frame gap (3x) once frames flow', () => {
+    const { clock, voter } = setup();
+    for (let i = 0; i < 5; i++) {
+      voter.onRun();
+      clock.advance(200);
+    }
+    assert.equal(voter.stats().holdMs, 600);
+    assert.equal(voter.stats().state, 'voted');
+  });
+
+  it('honours a fixed vote_hold_ms', () => {
+    const { clock, voter } = setup(250);
+    voter.onRun();
+    clock.advance(240);
+    assert.equal(voter.stats().state, 'voted');
+    clock.advance(20);
+    assert.equal(voter.stats().state, 'released');
+  });
+
+  it('dispose releases the vote and ignores later runs', () => {
+    const { votes, voter } = setup();
+    voter.onRun();
+    voter.dispose();
+    assert.deepEqual(votes, ['sustained_high_performance', 'low_power_saver']);
+    voter.onRun();
+    assert.equal(voter.stats().state, 'disposed');
+    assert.equal(votes.length, 2);
+  });
+
+  it('counts a refused vote and stays released', () => {
+    const clock = new FakeClock();
+    const voter = new PowerVoter(
+      POWER_PROFILES.burst,
+      {
+        vote: () => {
+          throw new Error('Unable to set HTP power configurations');
+        },
+      },
+      clock,
+    );
+    voter.onRun();
+    const s = voter.stats();
+    assert.equal(s.state, 'released');
+    assert.equal(s.voteFailures, 1);
+    assert.match(s.lastError, /Unable to set HTP power/);
+  });
+});
