@@ -4,7 +4,8 @@ export type HeadErrorCode =
   | 'BAD_DATA_LENGTH'
   | 'BAD_DTYPE'
   | 'BAD_OPTION'
-  | 'BAD_TRANSFORM';
+  | 'BAD_TRANSFORM'
+  | 'BAD_VALUE';
 
 /**
  * A tensor or option a head cannot decode (wrong rank, sizes that disagree, a non-finite

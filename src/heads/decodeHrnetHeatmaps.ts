@@ -1,0 +1,89 @@
+import { checkTensorDims } from './checkTensorDims';
+import { HeadError } from './headError';
+import type { Keypoint } from './headResults';
+import { checkImageTransform, mapPointToSource } from './mapBoxToSource';
+import { readTensorAsFloat } from './readTensorAsFloat';
+import type { ImageTransform, Tensor } from './tensor';
+
+export interface HrnetDecodeOptions {
+  /** 'NCHW' = [B, K, Hh, Wh] (default, ONNX); 'NHWC' = [B, Hh, Wh, K] (compiled AI Hub). */
+  readonly layout?: 'NCHW' | 'NHWC';
+  /** When given, the heatmaps must hold exactly this many joints. */
+  readonly numKeypoints?: number;
+}
+
+/**
+ * HRNet heatmaps to keypoints, one list per crop (batch item b uses transforms[b]; a batch larger
+ * than the crop list is padding and ignored). Per joint: argmax (first on ties), score = peak
+ * value; a quarter-pixel shift toward the larger neighbour in x and y when the peak is at least two
+ * cells from every edge (HRNet's get_final_preds rule); then heatmap cell (x, y) maps to network
+ * pixel (x * W / Wh, y * H / Hh) and through the crop's transform to source pixels, clamped to the
+ * image. As in HRNet, a joint whose peak is <= 0 keeps heatmap cell (0, 0) (the crop's corner):
+ * consumers filter on score.
+ */
+export function decodeHrnetHeatmaps(
+  heatmaps: Tensor,
+  transforms: readonly ImageTransform[],
+  options: HrnetDecodeOptions = {},
+): Keypoint[][] {
+  const dims = checkTensorDims(heatmaps, [3, 4], 'HRNet heatmaps');
+  const full = dims.length === 3 ? [1, ...dims] : dims;
+  const nhwc = (options.layout ?? 'NCHW') === 'NHWC';
+  const [B, d1, d2, d3] = full as [number, number, number, number];
+  const K = nhwc ? d3 : d1;
+  const Hh = nhwc ? d1 : d2;
+  const Wh = nhwc ? d2 : d3;
+  if (options.numKeypoints !== undefined && options.numKeypoints !== K) {
+    throw new HeadError(
+      'BAD_SHAPE',
+      `HRNet heatmaps '${heatmaps.name}' hold ${K} joints but the model declares ${options.numKeypoints}`,
+    );
+  }
+  if (Hh < 1 || Wh < 1) {
+    throw new HeadError('BAD_SHAPE', `HRNet heatmaps '${heatmaps.name}' have empty spatial dims [${dims.join(', ')}]`);
+  }
+  if (transforms.length > B) {
+    throw new HeadError('BAD_SHAPE', `${transforms.length} crops but the heatmap batch is ${B}`);
+  }
+  transforms.forEach(checkImageTransform);
+  const data = readTensorAsFloat(heatmaps);
+  const plane = Hh * Wh;
+  // value(b, k, y, x) = data[b * bStride + k * kStride + (y * Wh + x) * pStride]
+  const bStride = K * plane;
+  const kStride = nhwc ? 1 : plane;
+  const pStride = nhwc ? K : 1;
+  const at = (base: number, x: number, y: number): number => data[base + (y * Wh + x) * pStride]!;
+
+  return transforms.map((t, b) => {
+    const sx = t.dstWidth / Wh;
+    const sy = t.dstHeight / Hh;
+    const out: Keypoint[] = [];
+    for (let k = 0; k < K; k++) {
+      const base = b * bStride + k * kStride;
+      let best = -Infinity;
+      let bi = 0;
+      for (let p = 0; p < plane; p++) {
+        const v = data[base + p * pStride]!;
+        if (v > best) {
+          best = v;
+          bi = p;
+        }
+      }
+      let x = 0;
+      let y = 0;
+      if (best > 0) {
+        const px = bi % Wh;
+        const py = (bi - px) / Wh;
+        x = px;
+        y = py;
+        if (px > 1 && px < Wh - 1 && py > 1 && py < Hh - 1) {
+          x += 0.25 * Math.sign(at(base, px + 1, py) - at(base, px - 1, py) || 0);
+          y += 0.25 * Math.sign(at(base, px, py + 1) - at(base, px, py - 1) || 0);
+        }
+      }
+      const p = mapPointToSource(t, x * sx, y * sy);
+      out.push({ x: p.x, y: p.y, score: best === -Infinity ? 0 : best });
+    }
+    return out;
+  });
+}
