@@ -25,14 +25,19 @@ describe('engine options', () => {
     for (const [input, re] of cases) {
       assert.throws(
         () => parseEngineOptions(input),
-        (e: unknown) => e instanceof EngineError && e.code === 'ERR_INVALID_OPTIONS' && re.test(e.message),
+        (e: unknown) =>
+          e instanceof EngineError && e.code === 'ERR_INVALID_OPTIONS' && re.test(e.message),
       );
     }
   });
 
   it('builds QNN provider options for the HTP with the session-level vote at the idle level', () => {
     const n = toNativeOptions(
-      parseEngineOptions({ model: 'm.onnx', provider: 'htp', htp: { vtcm_mb: 8, profile: 'burst' } }),
+      parseEngineOptions({
+        model: 'm.onnx',
+        provider: 'htp',
+        htp: { vtcm_mb: 8, profile: 'burst' },
+      }),
     );
     assert.equal(n.htp?.providerOptions.backend_type, 'htp');
     assert.equal(n.htp?.providerOptions.htp_arch, '68');

@@ -22,7 +22,9 @@ class FakeClock implements VoterClock {
   advance(ms: number): void {
     const end = this.t + ms;
     for (;;) {
-      const due = [...this.timers.entries()].filter(([, v]) => v.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
+      const due = [...this.timers.entries()]
+        .filter(([, v]) => v.at <= end)
+        .sort((a, b) => a[1].at - b[1].at)[0];
       if (!due) break;
       this.timers.delete(due[0]);
       this.t = due[1].at;
@@ -35,7 +37,12 @@ class FakeClock implements VoterClock {
 function setup(hold?: number) {
   const clock = new FakeClock();
   const votes: string[] = [];
-  const voter = new PowerVoter(POWER_PROFILES.sustained_high_performance, { vote: (m) => votes.push(m) }, clock, hold);
+  const voter = new PowerVoter(
+    POWER_PROFILES.sustained_high_performance,
+    { vote: (m) => votes.push(m) },
+    clock,
+    hold,
+  );
   return { clock, votes, voter };
 }
 
@@ -55,7 +62,10 @@ describe('PowerVoter', () => {
     assert.equal(s.state, 'released');
     assert.equal(s.votesUp, 1);
     assert.equal(s.votesDown, 1);
-    assert.ok(Math.abs(s.votedMs - (300 * 1000) / 30 - 100 + 1000 / 30) < 1e-6, `votedMs ${s.votedMs}`);
+    assert.ok(
+      Math.abs(s.votedMs - (300 * 1000) / 30 - 100 + 1000 / 30) < 1e-6,
+      `votedMs ${s.votedMs}`,
+    );
   });
 
   it('releases between bursts separated by gaps longer than the hold, and re-votes', () => {

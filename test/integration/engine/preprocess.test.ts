@@ -1,0 +1,203 @@
+/**
+ * Fused preprocessing against an independent numpy reference (tools/engine/reference.py).
+ * Identity models return exactly what the preprocessing produced.
+ * Tolerance: float outputs within 1e-3 absolute (float32 vs float64 arithmetic); quantized outputs
+ * within 1 step (rounding of values that land on .5 can differ).
+ */
+import * as assert from 'node:assert/strict';
+import type { Frame, FrameEncoding } from '../../../src/engine/engineSession';
+import { EngineSession } from '../../../src/engine/engineSession';
+import type { EngineOptionsInput } from '../../../src/engine/engineOptions';
+import type { RefSpec } from './engineFixtures';
+import { model, pattern, reference } from './engineFixtures';
+
+const BPP: Record<FrameEncoding, number> = {
+  rgb8: 3,
+  bgr8: 3,
+  rgba8: 4,
+  bgra8: 4,
+  mono8: 1,
+  yuv422: 2,
+  yuyv: 2,
+  nv12: 1,
+};
+
+/** A frame with row padding, placed at an odd offset inside a larger buffer (a view, not a copy). */
+function makeFrame(encoding: FrameEncoding, width: number, height: number, seed: number): Frame {
+  const step = width * BPP[encoding] + 6;
+  const rows = encoding === 'nv12' ? height + height / 2 : height;
+  const big = pattern(rows * step + 13, seed);
+  return { data: big.subarray(5, 5 + rows * step), width, height, step, encoding };
+}
+
+interface Case {
+  title: string;
+  frame: Frame;
+  roi?: { x: number; y: number; width: number; height: number };
+  options: EngineOptionsInput;
+  spec: RefSpec;
+}
+
+const BASE: RefSpec = {
+  width: 40,
+  height: 24,
+  channels: 3,
+  layout: 'nchw',
+  colorOrder: 'rgb',
+  resize: 'letterbox',
+  padValue: 114,
+  mean: [0, 0, 0],
+  std: [255, 255, 255],
+  type: 'float32',
+};
+
+function cases(): Case[] {
+  const out: Case[] = [];
+  const encodings: FrameEncoding[] = [
+    'rgb8',
+    'bgr8',
+    'rgba8',
+    'bgra8',
+    'mono8',
+    'yuv422',
+    'yuyv',
+    'nv12',
+  ];
+  encodings.forEach((enc, i) => {
+    out.push({
+      title: `${enc} 64x40 -> letterbox 40x24 float32 NCHW`,
+      frame: makeFrame(enc, 64, 40, 100 + i),
+      options: { model: model('id_f32_nchw.onnx') },
+      spec: BASE,
+    });
+  });
+  const imagenet = { mean: [123.675, 116.28, 103.53], std: [58.395, 57.12, 57.375] };
+  out.push({
+    title: 'rgb8 -> stretch, BGR, NHWC, mean/std',
+    frame: makeFrame('rgb8', 50, 31, 7),
+    options: {
+      model: model('id_f32_nhwc.onnx'),
+      preprocess: {
+        resize: 'stretch',
+        colorOrder: 'bgr',
+        mean: [103.53, 116.28, 123.675],
+        std: [57.375, 57.12, 58.395],
+      },
+    },
+    spec: {
+      ...BASE,
+      layout: 'nhwc',
+      colorOrder: 'bgr',
+      resize: 'stretch',
+      mean: [...imagenet.mean].reverse(),
+      std: [...imagenet.std].reverse(),
+    },
+  });
+  out.push({
+    title: 'rgb8 ROI 20x12 upscaled 2x (crop, no padding)',
+    frame: makeFrame('rgb8', 64, 40, 8),
+    roi: { x: 10, y: 5, width: 20, height: 12 },
+    options: { model: model('id_f32_nchw.onnx') },
+    spec: BASE,
+  });
+  out.push({
+    title: 'bgra8 ROI with letterbox padding (portrait crop)',
+    frame: makeFrame('bgra8', 64, 40, 9),
+    roi: { x: 30, y: 3, width: 17, height: 33 },
+    options: { model: model('id_f32_nchw.onnx'), preprocess: { padValue: 0 } },
+    spec: { ...BASE, padValue: 0 },
+  });
+  out.push({
+    title: 'uint8 NHWC input, default quantization (raw pixels)',
+    frame: makeFrame('rgb8', 64, 40, 10),
+    options: { model: model('id_u8_nhwc.onnx') },
+    spec: { ...BASE, layout: 'nhwc', type: 'uint8', qScale: 1 / 255, qZero: 0 },
+  });
+  out.push({
+    title: 'int8 NCHW input with the model scale / zero point',
+    frame: makeFrame('yuyv', 64, 40, 11),
+    options: {
+      model: model('id_i8_nchw.onnx'),
+      preprocess: {
+        mean: [127.5, 127.5, 127.5],
+        std: [127.5, 127.5, 127.5],
+        inputQuantization: { scale: 0.0078125, zeroPoint: 0 },
+      },
+    },
+    spec: {
+      ...BASE,
+      type: 'int8',
+      mean: [127.5, 127.5, 127.5],
+      std: [127.5, 127.5, 127.5],
+      qScale: 0.0078125,
+      qZero: 0,
+    },
+  });
+  out.push({
+    title: 'one-channel model from a colour frame (luma)',
+    frame: makeFrame('rgb8', 64, 40, 12),
+    options: { model: model('id_mono.onnx') },
+    spec: { ...BASE, channels: 1 },
+  });
+  return out;
+}
+
+function asNumbers(data: ArrayLike<number>): number[] {
+  return Array.from(data);
+}
+
+describe('engine preprocessing vs numpy reference', function () {
+  this.timeout(60000);
+  const all = cases();
+  let refs: ReturnType<typeof reference>;
+
+  before(() => {
+    refs = reference(all.map((c) => ({ frame: c.frame, roi: c.roi, spec: c.spec })));
+  });
+
+  all.forEach((c, i) => {
+    it(c.title, async () => {
+      const s = await EngineSession.load({ threads: 1, ...c.options });
+      try {
+        const r = await s.run(c.frame, c.roi);
+        const ref = refs[i]!;
+        const got = r.outputs[0]!;
+        assert.deepEqual([...got.dims], ref.dims);
+        let expected: number[];
+        if (c.spec.type === 'float32') {
+          expected = asNumbers(
+            new Float32Array(ref.data.buffer, ref.data.byteOffset, ref.data.byteLength / 4),
+          );
+        } else if (c.spec.type === 'int8') {
+          expected = asNumbers(
+            new Int8Array(ref.data.buffer, ref.data.byteOffset, ref.data.byteLength),
+          );
+        } else {
+          expected = asNumbers(
+            new Uint8Array(ref.data.buffer, ref.data.byteOffset, ref.data.byteLength),
+          );
+        }
+        const actual = asNumbers(got.data as ArrayLike<number>);
+        assert.equal(actual.length, expected.length);
+        const tol = c.spec.type === 'float32' ? 1e-3 : 1;
+        let worst = 0;
+        for (let k = 0; k < actual.length; k++)
+          worst = Math.max(worst, Math.abs(actual[k]! - expected[k]!));
+        assert.ok(worst <= tol, `max |diff| ${worst} > ${tol}`);
+        const t = r.transform;
+        assert.ok(Math.abs(t.scaleX - ref.transform.scaleX) < 1e-9);
+        assert.ok(Math.abs(t.scaleY - ref.transform.scaleY) < 1e-9);
+        assert.equal(t.padX, ref.transform.padX);
+        assert.equal(t.padY, ref.transform.padY);
+        assert.deepEqual(
+          t.crop,
+          c.roi ?? { x: 0, y: 0, width: c.frame.width, height: c.frame.height },
+        );
+        assert.equal(t.srcWidth, c.frame.width);
+        assert.equal(t.dstWidth, c.spec.width);
+      } finally {
+        s.dispose();
+      }
+    });
+  });
+});
