@@ -331,7 +331,21 @@ class LoadWorker : public Napi::AsyncWorker {
   Napi::Promise Promise() { return deferred_.Promise(); }
   void Execute() override {
     try {
-      core_ = std::make_shared<SessionCore>(opts_);
+      try {
+        core_ = std::make_shared<SessionCore>(opts_);
+      } catch (const EngineError& e) {
+        if (e.code() != "ERR_ACCELERATOR_FALLBACK" || !opts_.require_accelerator) throw;
+        // ORT refused without naming the nodes: load again with fallback allowed to list them.
+        LoadOptions relaxed = opts_;
+        relaxed.require_accelerator = false;
+        SessionCore probe(relaxed);
+        std::string list;
+        for (size_t i = 0; i < probe.fallback.size(); ++i)
+          list += (i ? ", " : "") + probe.fallback[i].name + " (" + probe.fallback[i].op_type + ")";
+        throw EngineError("ERR_ACCELERATOR_FALLBACK",
+                          "model " + opts_.model_path + " does not run entirely on the accelerator; nodes left to " +
+                              "the CPU: " + (list.empty() ? std::string("(none reported)") : list));
+      }
     } catch (const EngineError& e) {
       code_ = e.code();
       SetError(e.what());

@@ -34,7 +34,7 @@ struct LoadOptions {
   int threads = 0;
   std::string input_name;
   int pre_width = 0, pre_height = 0;
-  std::string layout;  // "nchw" | "nhwc" | "auto"
+  std::string layout = "auto";  // "nchw" | "nhwc" | "auto"
   bool bgr = false;
   bool letterbox = true;
   float pad_value = 114.f;

@@ -76,6 +76,24 @@ def qdq_conv(path):
     save(g, path)
 
 
+def qdq_mixed(path):
+    """The QDQ conv plus a float op (TopK over channels) the HTP does not take: a partial fallback."""
+    m = onnx.load_from_string(_qdq_bytes())
+    g = m.graph
+    g.initializer.append(numpy_helper.from_array(np.array([2], np.int64), "k"))
+    g.node.append(helper.make_node("TopK", ["features", "k"], ["top", "top_idx"], name="topk0", axis=1))
+    g.output.append(helper.make_tensor_value_info("top", TensorProto.FLOAT, [1, 2, 16, 16]))
+    save(g, path)
+
+
+def _qdq_bytes():
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        qdq_conv(os.path.join(d, "m.onnx"))
+        with open(os.path.join(d, "m.onnx"), "rb") as f:
+            return f.read()
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -89,6 +107,7 @@ def main():
     identity(os.path.join(out, "rank3.onnx"), TensorProto.FLOAT, [1, 3, 16])
     identity(os.path.join(out, "id_f64.onnx"), TensorProto.DOUBLE, [1, 3, 8, 8])
     qdq_conv(os.path.join(out, "qdq_conv.onnx"))
+    qdq_mixed(os.path.join(out, "qdq_mixed.onnx"))
     with open(os.path.join(out, "corrupt.onnx"), "wb") as f:
         f.write(b"\x08\x07this is not a protobuf model" * 10)
     print(out)
