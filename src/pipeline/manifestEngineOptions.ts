@@ -1,0 +1,51 @@
+import type { EngineOptionsInput } from '../engine/engineOptions';
+import type { ModelManifest } from '../config/modelManifest';
+import { ConfigError } from '../config/configError';
+
+export type Precision = 'fp32' | 'int8';
+
+export interface RuntimeChoices {
+  readonly provider: 'cpu' | 'htp';
+  readonly precision: Precision;
+  /** Intra-op threads; 0 lets ONNX Runtime choose. */
+  readonly threads: number;
+  readonly htp?: EngineOptionsInput['htp'];
+}
+
+/** The model file a manifest names for the chosen precision, or a ConfigError naming the gap. */
+export function modelFileFor(m: ModelManifest, precision: Precision): string {
+  const file = precision === 'int8' ? m.modelPaths.int8 : m.modelPaths.fp32;
+  if (!file) throw new ConfigError(`${m.name}: the manifest lists no ${precision} model file`);
+  return file;
+}
+
+/**
+ * Engine options from a manifest. The manifest states normalization as
+ * value = (pixel * scale - mean) / std with pixel in 0..255; the engine takes
+ * value = (pixel - mean') / std', so mean' = mean / scale and std' = std / scale.
+ */
+export function manifestEngineOptions(
+  m: ModelManifest,
+  choices: RuntimeChoices,
+): EngineOptionsInput {
+  const n = m.input.normalization;
+  const resize = m.input.resize;
+  return {
+    model: modelFileFor(m, choices.precision),
+    provider: choices.provider,
+    threads: choices.threads,
+    inputName: m.input.name,
+    preprocess: {
+      width: m.input.width,
+      height: m.input.height,
+      layout: m.input.layout === 'NCHW' ? 'nchw' : 'nhwc',
+      colorOrder: m.input.colorOrder,
+      resize: resize.mode,
+      padValue: resize.mode === 'letterbox' ? resize.padValue : 0,
+      mean: [n.mean[0] / n.scale, n.mean[1] / n.scale, n.mean[2] / n.scale],
+      std: [n.std[0] / n.scale, n.std[1] / n.scale, n.std[2] / n.scale],
+      ...(m.input.quantization ? { inputQuantization: m.input.quantization } : {}),
+    },
+    ...(choices.htp ? { htp: choices.htp } : {}),
+  };
+}

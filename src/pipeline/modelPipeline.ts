@@ -1,0 +1,276 @@
+import { performance } from 'node:perf_hooks';
+import { checkManifestAgainstModel, IntrospectedTensor } from '../config/checkManifestAgainstModel';
+import {
+  ElementType,
+  loadModelManifest,
+  ModelManifest,
+  requireModelFiles,
+} from '../config/modelManifest';
+import { ConfigError } from '../config/configError';
+import {
+  EngineSession,
+  Frame,
+  ProviderReport,
+  RunTimings,
+  TensorInfo,
+} from '../engine/engineSession';
+import type { Tensor } from '../heads/tensor';
+import type {
+  Box,
+  Detection,
+  PersonPose,
+  SegmentedDetection,
+  SemanticMap,
+} from '../heads/headResults';
+import { decodeYoloDetections } from '../heads/decodeYoloDetections';
+import { decodeYoloPose } from '../heads/decodeYoloPose';
+import { decodeYoloSegmentation } from '../heads/decodeYoloSegmentation';
+import { decodeHrnetHeatmaps } from '../heads/decodeHrnetHeatmaps';
+import { decodeDeeplab } from '../heads/decodeDeeplab';
+import { planHrnetCrop } from '../heads/planHrnetCrop';
+import type { YoloOutputs } from '../heads/yoloCandidateSource';
+import { manifestEngineOptions, RuntimeChoices } from './manifestEngineOptions';
+
+export interface Thresholds {
+  /** Keep detections scoring above this (YOLO heads). */
+  readonly score: number;
+  /** NMS IoU threshold. */
+  readonly iou: number;
+  readonly maxDetections: number;
+  /** Only these class ids (undefined: all). */
+  readonly classes?: readonly number[];
+}
+
+export const DEFAULT_THRESHOLDS: Thresholds = { score: 0.25, iou: 0.7, maxDetections: 300 };
+
+export interface StageTimings {
+  /** Summed over every engine run of the frame (HRNet runs once per person). */
+  readonly preprocessMs: number;
+  readonly inferenceMs: number;
+  readonly headMs: number;
+  readonly totalMs: number;
+  readonly runs: number;
+}
+
+export type PipelineResult =
+  | { readonly task: 'detect'; readonly detections: Detection[]; readonly timings: StageTimings }
+  | { readonly task: 'pose'; readonly poses: PersonPose[]; readonly timings: StageTimings }
+  | {
+      readonly task: 'segment';
+      readonly instances: SegmentedDetection[];
+      readonly timings: StageTimings;
+    }
+  | { readonly task: 'semantic'; readonly map: SemanticMap; readonly timings: StageTimings };
+
+function byName(outputs: readonly Tensor[], name: string, model: string): Tensor {
+  const t = outputs.find((o) => o.name === name);
+  if (!t) throw new ConfigError(`${model}: the model produced no output named '${name}'`);
+  return t;
+}
+
+/**
+ * One model, ready to run: its manifest, an engine session configured from it, and the head that
+ * decodes its outputs into results in source-image pixels.
+ */
+export class ModelPipeline {
+  private constructor(
+    readonly manifest: ModelManifest,
+    readonly session: EngineSession,
+    readonly thresholds: Thresholds,
+  ) {}
+
+  /** Loads the manifest and the model; fails naming the file and field when they disagree. */
+  static async load(
+    manifestPath: string,
+    choices: RuntimeChoices,
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
+  ): Promise<ModelPipeline> {
+    const manifest = loadModelManifest(manifestPath);
+    requireModelFiles(manifest);
+    const session = await EngineSession.load(manifestEngineOptions(manifest, choices));
+    try {
+      checkManifestAgainstModel(
+        manifest,
+        {
+          inputs: session.inputs.map(introspected(manifestPath)),
+          outputs: session.outputs.map(introspected(manifestPath)),
+        },
+        manifestPath,
+      );
+    } catch (e) {
+      session.dispose();
+      throw e;
+    }
+    return new ModelPipeline(manifest, session, thresholds);
+  }
+
+  get name(): string {
+    return this.manifest.name;
+  }
+
+  get providerReport(): ProviderReport {
+    return this.session.providerReport;
+  }
+
+  /** Top-down pose models (HRNet) need the person boxes a detector found in this frame. */
+  get needsPersonBoxes(): boolean {
+    return this.manifest.outputs.format === 'heatmaps';
+  }
+
+  async run(frame: Frame, personBoxes: readonly Box[] = []): Promise<PipelineResult> {
+    const started = performance.now();
+    const m = this.manifest;
+    const o = m.outputs;
+    const sel = {
+      scoreThreshold: this.thresholds.score,
+      iouThreshold: this.thresholds.iou,
+      maxDetections: this.thresholds.maxDetections,
+      ...(this.thresholds.classes ? { classes: this.thresholds.classes } : {}),
+    };
+    if (o.format === 'heatmaps') return this.runTopDown(frame, personBoxes, started);
+    const r = await this.session.run(frame);
+    const headStart = performance.now();
+    const timings = (): StageTimings =>
+      stageTimings([r.timings], performance.now() - headStart, started);
+    if (o.format === 'semantic-logits' || o.format === 'semantic-argmax') {
+      const t = byName(
+        r.outputs,
+        o.format === 'semantic-logits' ? o.logits.name : o.mask.name,
+        m.name,
+      );
+      const map = decodeDeeplab(t, r.transform, {
+        format: o.format === 'semantic-logits' ? 'logits' : 'labels',
+        ...(o.format === 'semantic-logits' ? { layout: o.logits.layout } : {}),
+      });
+      return { task: 'semantic', map, timings: timings() };
+    }
+    const normalized = o.boxes.units === 'normalized';
+    const yolo: YoloOutputs =
+      o.format === 'ultralytics-packed'
+        ? {
+            format: 'ultralytics',
+            output: byName(r.outputs, o.predictions.name, m.name),
+            anchorsFirst: o.predictions.layout === 'anchors-first',
+          }
+        : {
+            format: 'aihub',
+            boxes: byName(r.outputs, o.boxesTensor.name, m.name),
+            scores: byName(r.outputs, o.scores.name, m.name),
+            classIdx: byName(r.outputs, o.classIdx.name, m.name),
+          };
+    if (m.task === 'pose') {
+      if (yolo.format !== 'ultralytics')
+        throw new ConfigError(`${m.name}: YOLOv8 pose needs the Ultralytics packed output`);
+      const poses = decodeYoloPose(yolo.output, r.transform, {
+        ...sel,
+        numKeypoints: m.keypoints?.names.length,
+        anchorsFirst: yolo.anchorsFirst ?? false,
+        coordinatesNormalized: normalized,
+      });
+      return { task: 'pose', poses, timings: timings() };
+    }
+    if (m.task === 'segment') {
+      const protosSpec = o.format === 'ultralytics-packed' ? o.protos : o.maskProtos;
+      if (!protosSpec)
+        throw new ConfigError(`${m.name}: a segmentation manifest must name its prototypes`);
+      const instances = decodeYoloSegmentation(
+        {
+          detections: yolo,
+          protos: byName(r.outputs, protosSpec.name, m.name),
+          protosLayout: protosSpec.layout,
+          ...(o.format === 'aihub-split' && o.maskCoeffs
+            ? { maskCoefficients: byName(r.outputs, o.maskCoeffs.name, m.name) }
+            : {}),
+        },
+        r.transform,
+        { ...sel, numClasses: m.classNames.length, boxesNormalized: normalized },
+      );
+      return { task: 'segment', instances, timings: timings() };
+    }
+    const detections = decodeYoloDetections(yolo, r.transform, {
+      ...sel,
+      numClasses: yolo.format === 'ultralytics' ? m.classNames.length : undefined,
+      boxesNormalized: normalized,
+    });
+    return { task: 'detect', detections, timings: timings() };
+  }
+
+  /**
+   * HRNet top-down: one engine run per person on the crop the planner chose. The engine crops a
+   * region inside the image, so the planned region is clamped to the image; the engine's own
+   * transform maps the heatmaps back, so coordinates stay exact even where the crop was clamped.
+   */
+  private async runTopDown(
+    frame: Frame,
+    boxes: readonly Box[],
+    started: number,
+  ): Promise<PipelineResult> {
+    const m = this.manifest;
+    if (m.outputs.format !== 'heatmaps') throw new Error('unreachable');
+    const spec = m.outputs.heatmaps;
+    const poses: PersonPose[] = [];
+    const runTimings: RunTimings[] = [];
+    let headMs = 0;
+    for (const box of boxes) {
+      const plan = planHrnetCrop(box, frame.width, frame.height, {
+        inputWidth: m.input.width,
+        inputHeight: m.input.height,
+      });
+      const x1 = Math.max(0, Math.floor(plan.centerX - plan.width / 2));
+      const y1 = Math.max(0, Math.floor(plan.centerY - plan.height / 2));
+      const x2 = Math.min(frame.width, Math.ceil(plan.centerX + plan.width / 2));
+      const y2 = Math.min(frame.height, Math.ceil(plan.centerY + plan.height / 2));
+      if (x2 - x1 < 1 || y2 - y1 < 1) continue;
+      const r = await this.session.run(frame, { x: x1, y: y1, width: x2 - x1, height: y2 - y1 });
+      runTimings.push(r.timings);
+      const h0 = performance.now();
+      const [keypoints] = decodeHrnetHeatmaps(byName(r.outputs, spec.name, m.name), [r.transform], {
+        layout: spec.layout,
+        numKeypoints: m.keypoints?.names.length,
+      });
+      headMs += performance.now() - h0;
+      const scores = (keypoints ?? []).map((k) => k.score);
+      poses.push({
+        box,
+        classId: 0,
+        score: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : 0,
+        keypoints: keypoints ?? [],
+      });
+    }
+    return { task: 'pose', poses, timings: stageTimings(runTimings, headMs, started) };
+  }
+
+  dispose(): void {
+    this.session.dispose();
+  }
+}
+
+const MANIFEST_TYPES: readonly ElementType[] = [
+  'float32',
+  'float16',
+  'uint8',
+  'int8',
+  'int32',
+  'int64',
+];
+
+function introspected(source: string): (t: TensorInfo) => IntrospectedTensor {
+  return (t) => {
+    const type = MANIFEST_TYPES.find((k) => k === t.type);
+    if (!type)
+      throw new ConfigError(
+        `${source}: model tensor '${t.name}' has element type ${t.type}, which no manifest can declare`,
+      );
+    return { name: t.name, dims: t.dims, type };
+  };
+}
+
+function stageTimings(runs: readonly RunTimings[], headMs: number, started: number): StageTimings {
+  return {
+    preprocessMs: runs.reduce((a, r) => a + r.preprocessMs, 0),
+    inferenceMs: runs.reduce((a, r) => a + r.inferenceMs, 0),
+    headMs,
+    totalMs: performance.now() - started,
+    runs: runs.length,
+  };
+}
