@@ -20,7 +20,10 @@ export function buildInstanceIdImage(
   const out = new Uint16Array(width * height);
   masks.forEach((m, i) => {
     if (m.data.length !== m.width * m.height) {
-      throw new HeadError('BAD_DATA_LENGTH', `mask ${i} is ${m.width}x${m.height} but holds ${m.data.length} bytes`);
+      throw new HeadError(
+        'BAD_DATA_LENGTH',
+        `mask ${i} is ${m.width}x${m.height} but holds ${m.data.length} bytes`,
+      );
     }
     const id = i + 1;
     for (let r = 0; r < m.height; r++) {

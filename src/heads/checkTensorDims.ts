@@ -17,7 +17,10 @@ export function checkTensorDims(tensor: Tensor, ranks: readonly number[], what: 
   let count = 1;
   for (const d of dims) {
     if (!Number.isInteger(d) || d < 0) {
-      throw new HeadError('BAD_SHAPE', `${what} '${tensor.name}' has invalid dims [${dims.join(', ')}]`);
+      throw new HeadError(
+        'BAD_SHAPE',
+        `${what} '${tensor.name}' has invalid dims [${dims.join(', ')}]`,
+      );
     }
     count *= d;
   }

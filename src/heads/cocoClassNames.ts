@@ -1,4 +1,5 @@
 /** The 80 COCO detection classes in the order Ultralytics and AI Hub models output them. */
+// prettier-ignore
 export const COCO_CLASS_NAMES: readonly string[] = Object.freeze([
   'person', 'bicycle', 'car', 'motorcycle', 'airplane', 'bus', 'train', 'truck', 'boat',
   'traffic light', 'fire hydrant', 'stop sign', 'parking meter', 'bench', 'bird', 'cat', 'dog',

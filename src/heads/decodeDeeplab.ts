@@ -30,7 +30,10 @@ export function decodeDeeplab(
   checkImageTransform(transform);
   const dims = checkTensorDims(output, [3, 4], 'DeepLab output');
   if (dims[0] !== 1) {
-    throw new HeadError('BAD_SHAPE', `DeepLab output '${output.name}' has batch ${dims[0]}, expected 1`);
+    throw new HeadError(
+      'BAD_SHAPE',
+      `DeepLab output '${output.name}' has batch ${dims[0]}, expected 1`,
+    );
   }
   const nhwc = options.layout === 'NHWC';
   let C: number, H: number, W: number;
@@ -40,12 +43,20 @@ export function decodeDeeplab(
   C ??= 1;
   const format = options.format ?? (C === 1 ? 'labels' : 'logits');
   if (format === 'labels' && C !== 1) {
-    throw new HeadError('BAD_SHAPE', `DeepLab label map '${output.name}' has ${C} channels, expected 1`);
+    throw new HeadError(
+      'BAD_SHAPE',
+      `DeepLab label map '${output.name}' has ${C} channels, expected 1`,
+    );
   }
-  if (C > 256) throw new HeadError('BAD_SHAPE', `DeepLab output '${output.name}' has ${C} classes; mono8 holds 256`);
+  if (C > 256)
+    throw new HeadError(
+      'BAD_SHAPE',
+      `DeepLab output '${output.name}' has ${C} classes; mono8 holds 256`,
+    );
   if (H < 1 || W < 1) throw new HeadError('BAD_SHAPE', `DeepLab output '${output.name}' is empty`);
 
-  const grid = format === 'labels' ? labelGrid(output) : argmaxGrid(readTensorAsFloat(output), C, H * W, nhwc);
+  const grid =
+    format === 'labels' ? labelGrid(output) : argmaxGrid(readTensorAsFloat(output), C, H * W, nhwc);
   return resizeToSource(grid, W, H, transform);
 }
 
@@ -56,7 +67,10 @@ function labelGrid(t: Tensor): Uint8Array {
   for (let i = 0; i < f.length; i++) {
     const v = Math.round(f[i]!);
     if (!(v >= 0 && v <= 255)) {
-      throw new HeadError('BAD_VALUE', `DeepLab label map '${t.name}' holds ${f[i]} at ${i}, not a class 0..255`);
+      throw new HeadError(
+        'BAD_VALUE',
+        `DeepLab label map '${t.name}' holds ${f[i]} at ${i}, not a class 0..255`,
+      );
     }
     out[i] = v;
   }
@@ -98,8 +112,26 @@ function argmaxGrid(f: Float32Array, C: number, plane: number, nhwc: boolean): U
 function resizeToSource(grid: Uint8Array, W: number, H: number, t: ImageTransform): SemanticMap {
   const width = Math.round(t.srcWidth);
   const height = Math.round(t.srcHeight);
-  const col = lookup(width, t.crop.x, t.crop.width, t.scaleX, t.padX, W / t.dstWidth, W, t.dstWidth);
-  const row = lookup(height, t.crop.y, t.crop.height, t.scaleY, t.padY, H / t.dstHeight, H, t.dstHeight);
+  const col = lookup(
+    width,
+    t.crop.x,
+    t.crop.width,
+    t.scaleX,
+    t.padX,
+    W / t.dstWidth,
+    W,
+    t.dstWidth,
+  );
+  const row = lookup(
+    height,
+    t.crop.y,
+    t.crop.height,
+    t.scaleY,
+    t.padY,
+    H / t.dstHeight,
+    H,
+    t.dstHeight,
+  );
   const data = new Uint8Array(width * height);
   for (let v = 0; v < height; v++) {
     const r = row[v]!;

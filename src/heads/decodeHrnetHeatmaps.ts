@@ -40,7 +40,10 @@ export function decodeHrnetHeatmaps(
     );
   }
   if (Hh < 1 || Wh < 1) {
-    throw new HeadError('BAD_SHAPE', `HRNet heatmaps '${heatmaps.name}' have empty spatial dims [${dims.join(', ')}]`);
+    throw new HeadError(
+      'BAD_SHAPE',
+      `HRNet heatmaps '${heatmaps.name}' have empty spatial dims [${dims.join(', ')}]`,
+    );
   }
   if (transforms.length > B) {
     throw new HeadError('BAD_SHAPE', `${transforms.length} crops but the heatmap batch is ${B}`);

@@ -50,7 +50,10 @@ export function mapYoloCandidates(
     const b = cands.boxes;
     const box = mapBoxToSource(transform, b[4 * j]!, b[4 * j + 1]!, b[4 * j + 2]!, b[4 * j + 3]!);
     if (!(box.x2 > box.x1 && box.y2 > box.y1)) continue;
-    out.push({ detection: { box, classId: cands.classIds[j]!, score: cands.scores[j]! }, index: j });
+    out.push({
+      detection: { box, classId: cands.classIds[j]!, score: cands.scores[j]! },
+      index: j,
+    });
   }
   return out;
 }

@@ -4,7 +4,11 @@ import { HeadError } from './headError';
 import type { Keypoint, PersonPose } from './headResults';
 import { checkImageTransform, mapPointToSource } from './mapBoxToSource';
 import { readTensorAsFloat } from './readTensorAsFloat';
-import { resolveYoloSelectOptions, selectYoloCandidates, YoloSelectOptions } from './selectYoloCandidates';
+import {
+  resolveYoloSelectOptions,
+  selectYoloCandidates,
+  YoloSelectOptions,
+} from './selectYoloCandidates';
 import type { ImageTransform, Tensor } from './tensor';
 
 export interface YoloPoseOptions extends YoloSelectOptions {
@@ -32,14 +36,18 @@ export function decodeYoloPose(
   const resolved = resolveYoloSelectOptions(options);
   const dims = checkTensorDims(output, [2, 3], 'YOLOv8 pose output');
   if (dims.length === 3 && dims[0] !== 1) {
-    throw new HeadError('BAD_SHAPE', `YOLOv8 pose output '${output.name}' has batch ${dims[0]}, expected 1`);
+    throw new HeadError(
+      'BAD_SHAPE',
+      `YOLOv8 pose output '${output.name}' has batch ${dims[0]}, expected 1`,
+    );
   }
   const a = dims[dims.length - 2]!;
   const b = dims[dims.length - 1]!;
   const channels = options.anchorsFirst ? b : a;
   const numAnchors = options.anchorsFirst ? a : b;
   const kd = options.keypointDims ?? 3;
-  if (kd !== 2 && kd !== 3) throw new HeadError('BAD_OPTION', `keypointDims must be 2 or 3, got ${String(kd)}`);
+  if (kd !== 2 && kd !== 3)
+    throw new HeadError('BAD_OPTION', `keypointDims must be 2 or 3, got ${String(kd)}`);
   const k = (channels - 5) / kd;
   if (!Number.isInteger(k) || k < 1) {
     throw new HeadError(
@@ -60,7 +68,16 @@ export function decodeYoloPose(
   const sx = norm ? transform.dstWidth : 1;
   const sy = norm ? transform.dstHeight : 1;
   const cands = selectYoloCandidates(
-    { kind: 'channels', data, numAnchors, channelStride: cs, anchorStride: as, numClasses: 1, boxScaleX: sx, boxScaleY: sy },
+    {
+      kind: 'channels',
+      data,
+      numAnchors,
+      channelStride: cs,
+      anchorStride: as,
+      numClasses: 1,
+      boxScaleX: sx,
+      boxScaleY: sy,
+    },
     resolved,
   );
   return mapYoloCandidates(cands, transform).map(({ detection, index }) => {
@@ -68,7 +85,11 @@ export function decodeYoloPose(
     const keypoints: Keypoint[] = [];
     for (let j = 0; j < k; j++) {
       const ch = 5 + j * kd;
-      const p = mapPointToSource(transform, data[base + ch * cs]! * sx, data[base + (ch + 1) * cs]! * sy);
+      const p = mapPointToSource(
+        transform,
+        data[base + ch * cs]! * sx,
+        data[base + (ch + 1) * cs]! * sy,
+      );
       keypoints.push({ x: p.x, y: p.y, score: kd === 3 ? data[base + (ch + 2) * cs]! : 1 });
     }
     return { ...detection, keypoints };

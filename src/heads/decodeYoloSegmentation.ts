@@ -4,7 +4,11 @@ import { HeadError } from './headError';
 import type { Box, InstanceMask, SegmentedDetection } from './headResults';
 import { checkImageTransform } from './mapBoxToSource';
 import { readTensorAsFloat } from './readTensorAsFloat';
-import { resolveYoloSelectOptions, selectYoloCandidates, YoloSelectOptions } from './selectYoloCandidates';
+import {
+  resolveYoloSelectOptions,
+  selectYoloCandidates,
+  YoloSelectOptions,
+} from './selectYoloCandidates';
 import type { ImageTransform, Tensor } from './tensor';
 import { yoloCandidateSource, YoloOutputs } from './yoloCandidateSource';
 
@@ -41,14 +45,20 @@ export function decodeYoloSegmentation(
   const nhwc = (outputs.protosLayout ?? 'NCHW') === 'NHWC';
   const pd = checkTensorDims(outputs.protos, [3, 4], 'YOLOv8 seg protos');
   if (pd.length === 4 && pd[0] !== 1) {
-    throw new HeadError('BAD_SHAPE', `YOLOv8 seg protos '${outputs.protos.name}' has batch ${pd[0]}, expected 1`);
+    throw new HeadError(
+      'BAD_SHAPE',
+      `YOLOv8 seg protos '${outputs.protos.name}' has batch ${pd[0]}, expected 1`,
+    );
   }
   const [p0, p1, p2] = pd.slice(-3) as [number, number, number];
   const nm = nhwc ? p2 : p0;
   const mh = nhwc ? p0 : p1;
   const mw = nhwc ? p1 : p2;
   if (nm < 1 || mh < 1 || mw < 1) {
-    throw new HeadError('BAD_SHAPE', `YOLOv8 seg protos '${outputs.protos.name}' has empty dims [${pd.join(', ')}]`);
+    throw new HeadError(
+      'BAD_SHAPE',
+      `YOLOv8 seg protos '${outputs.protos.name}' has empty dims [${pd.join(', ')}]`,
+    );
   }
   const info = yoloCandidateSource(
     outputs.detections,
@@ -73,10 +83,17 @@ export function decodeYoloSegmentation(
   } else {
     const mc = outputs.maskCoefficients;
     if (mc === undefined) {
-      throw new HeadError('BAD_SHAPE', 'YOLOv8 seg in the AI Hub layout needs the mask_coeffs tensor');
+      throw new HeadError(
+        'BAD_SHAPE',
+        'YOLOv8 seg in the AI Hub layout needs the mask_coeffs tensor',
+      );
     }
     const md = checkTensorDims(mc, [2, 3], 'YOLOv8 seg mask_coeffs');
-    if (md[md.length - 2] !== info.numAnchors || md[md.length - 1] !== nm || (md.length === 3 && md[0] !== 1)) {
+    if (
+      md[md.length - 2] !== info.numAnchors ||
+      md[md.length - 1] !== nm ||
+      (md.length === 3 && md[0] !== 1)
+    ) {
       throw new HeadError(
         'BAD_SHAPE',
         `YOLOv8 seg mask_coeffs '${mc.name}' has dims [${md.join(', ')}], expected [1, ${info.numAnchors}, ${nm}]`,
@@ -148,7 +165,11 @@ function instanceMask(
   let rMin = mh;
   let rMax = -1;
   for (let i = 0; i < width; i++) {
-    const p = clamp(((u0 + i + 0.5 - t.crop.x) * t.scaleX + t.padX) * (mw / t.dstWidth) - 0.5, 0, mw - 1);
+    const p = clamp(
+      ((u0 + i + 0.5 - t.crop.x) * t.scaleX + t.padX) * (mw / t.dstWidth) - 0.5,
+      0,
+      mw - 1,
+    );
     const f = Math.floor(p);
     cx0[i] = f;
     cfx[i] = p - f;
@@ -156,7 +177,11 @@ function instanceMask(
     cMax = Math.max(cMax, Math.min(f + 1, mw - 1));
   }
   for (let j = 0; j < height; j++) {
-    const p = clamp(((v0 + j + 0.5 - t.crop.y) * t.scaleY + t.padY) * (mh / t.dstHeight) - 0.5, 0, mh - 1);
+    const p = clamp(
+      ((v0 + j + 0.5 - t.crop.y) * t.scaleY + t.padY) * (mh / t.dstHeight) - 0.5,
+      0,
+      mh - 1,
+    );
     const f = Math.floor(p);
     rx0[j] = f;
     rfy[j] = p - f;

@@ -23,7 +23,11 @@ export function mapBoxToSource(
 }
 
 /** A point from network-input pixels to source pixels, clamped to the image. */
-export function mapPointToSource(t: ImageTransform, x: number, y: number): { x: number; y: number } {
+export function mapPointToSource(
+  t: ImageTransform,
+  x: number,
+  y: number,
+): { x: number; y: number } {
   return {
     x: clamp((x - t.padX) / t.scaleX + t.crop.x, 0, t.srcWidth),
     y: clamp((y - t.padY) / t.scaleY + t.crop.y, 0, t.srcHeight),
@@ -48,7 +52,10 @@ export function checkImageTransform(t: ImageTransform): void {
   ].every(Number.isFinite);
   if (!finite) throw new HeadError('BAD_TRANSFORM', 'image transform has a non-finite field');
   if (t.scaleX <= 0 || t.scaleY <= 0) {
-    throw new HeadError('BAD_TRANSFORM', `image transform scale must be > 0, got ${t.scaleX} x ${t.scaleY}`);
+    throw new HeadError(
+      'BAD_TRANSFORM',
+      `image transform scale must be > 0, got ${t.scaleX} x ${t.scaleY}`,
+    );
   }
   if (t.srcWidth <= 0 || t.srcHeight <= 0 || t.dstWidth <= 0 || t.dstHeight <= 0) {
     throw new HeadError(

@@ -33,7 +33,10 @@ export function nonMaxSuppression(
     throw new HeadError('BAD_OPTION', `iouThreshold must be in 0..1, got ${iouThreshold}`);
   }
   if (!Number.isInteger(maxDetections) || maxDetections < 0) {
-    throw new HeadError('BAD_OPTION', `maxDetections must be an integer >= 0, got ${maxDetections}`);
+    throw new HeadError(
+      'BAD_OPTION',
+      `maxDetections must be an integer >= 0, got ${maxDetections}`,
+    );
   }
 
   const order: number[] = [];

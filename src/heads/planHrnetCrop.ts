@@ -59,7 +59,10 @@ export function planHrnetCrop(
   let w = Math.max(0, x2 - x1);
   let h = Math.max(0, y2 - y1);
   if (w === 0 && h === 0) {
-    throw new HeadError('BAD_OPTION', `person box (${x1}, ${y1})-(${x2}, ${y2}) has no area to crop`);
+    throw new HeadError(
+      'BAD_OPTION',
+      `person box (${x1}, ${y1})-(${x2}, ${y2}) has no area to crop`,
+    );
   }
   const aspect = W / H;
   if (w > aspect * h) h = w / aspect;

@@ -75,13 +75,22 @@ export function resolveYoloSelectOptions(o: YoloSelectOptions): ResolvedYoloSele
     throw new HeadError('BAD_OPTION', `iouThreshold must be in 0..1, got ${iouThreshold}`);
   }
   if (!Number.isInteger(maxDetections) || maxDetections < 0) {
-    throw new HeadError('BAD_OPTION', `maxDetections must be an integer >= 0, got ${maxDetections}`);
+    throw new HeadError(
+      'BAD_OPTION',
+      `maxDetections must be an integer >= 0, got ${maxDetections}`,
+    );
   }
   if (!Number.isInteger(maxCandidates) || maxCandidates < 1) {
-    throw new HeadError('BAD_OPTION', `maxCandidates must be an integer >= 1, got ${maxCandidates}`);
+    throw new HeadError(
+      'BAD_OPTION',
+      `maxCandidates must be an integer >= 1, got ${maxCandidates}`,
+    );
   }
   if (o.classes !== undefined && !o.classes.every((c) => Number.isInteger(c) && c >= 0)) {
-    throw new HeadError('BAD_OPTION', `classes must be integer class ids >= 0, got [${o.classes.join(', ')}]`);
+    throw new HeadError(
+      'BAD_OPTION',
+      `classes must be integer class ids >= 0, got [${o.classes.join(', ')}]`,
+    );
   }
   return {
     scoreThreshold,

@@ -56,7 +56,10 @@ export function yoloCandidateSource(
     const t = outputs.output;
     const dims = checkTensorDims(t, [2, 3], `${what} output`);
     if (dims.length === 3 && dims[0] !== 1) {
-      throw new HeadError('BAD_SHAPE', `${what} output '${t.name}' has batch ${dims[0]}, expected 1`);
+      throw new HeadError(
+        'BAD_SHAPE',
+        `${what} output '${t.name}' has batch ${dims[0]}, expected 1`,
+      );
     }
     const a = dims[dims.length - 2]!;
     const b = dims[dims.length - 1]!;
@@ -74,7 +77,16 @@ export function yoloCandidateSource(
     const channelStride = outputs.anchorsFirst ? 1 : numAnchors;
     const anchorStride = outputs.anchorsFirst ? channels : 1;
     return {
-      source: { kind: 'channels', data, numAnchors, channelStride, anchorStride, numClasses, boxScaleX, boxScaleY },
+      source: {
+        kind: 'channels',
+        data,
+        numAnchors,
+        channelStride,
+        anchorStride,
+        numClasses,
+        boxScaleX,
+        boxScaleY,
+      },
       numClasses,
       numAnchors,
       extra: { data, channelStride, anchorStride, offset: 4 + numClasses },
@@ -85,7 +97,10 @@ export function yoloCandidateSource(
   const cd = checkTensorDims(outputs.classIdx, [1, 2], `${what} class_idx`);
   const numAnchors = bd[bd.length - 2]!;
   if (bd[bd.length - 1] !== 4 || (bd.length === 3 && bd[0] !== 1)) {
-    throw new HeadError('BAD_SHAPE', `${what} boxes '${outputs.boxes.name}' has dims [${bd.join(', ')}], expected [1, N, 4]`);
+    throw new HeadError(
+      'BAD_SHAPE',
+      `${what} boxes '${outputs.boxes.name}' has dims [${bd.join(', ')}], expected [1, N, 4]`,
+    );
   }
   for (const [d, t] of [
     [sd, outputs.scores],
@@ -114,7 +129,12 @@ export function yoloCandidateSource(
   };
 }
 
-function checkClasses(expected: number | undefined, actual: number, what: string, name: string): void {
+function checkClasses(
+  expected: number | undefined,
+  actual: number,
+  what: string,
+  name: string,
+): void {
   if (expected !== undefined && expected !== actual) {
     throw new HeadError(
       'BAD_SHAPE',

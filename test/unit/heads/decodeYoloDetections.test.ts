@@ -6,7 +6,13 @@ import { f32, near, throwsHead, yoloOutput } from './headTestUtils';
 
 // 3 classes, so channels = 7; identity transform (source 640x640 = network).
 const ID = letterboxTransform(640, 640, 640, 640);
-const row = (cx: number, cy: number, w: number, h: number, s: number[]): number[] => [cx, cy, w, h, ...s];
+const row = (cx: number, cy: number, w: number, h: number, s: number[]): number[] => [
+  cx,
+  cy,
+  w,
+  h,
+  ...s,
+];
 
 describe('heads/decodeYoloDetections (Ultralytics layout)', () => {
   it('decodes cx, cy, w, h to corners and takes the best class per anchor', () => {
@@ -19,9 +25,14 @@ describe('heads/decodeYoloDetections (Ultralytics layout)', () => {
   });
 
   it('takes the number of classes and anchors from dims, not constants', () => {
-    const rows = Array.from({ length: 9 }, (_, i) => row(30 + i * 60, 50, 20, 20, [0.1, 0.2, 0.05, 0.24, i === 4 ? 0.9 : 0.05]));
+    const rows = Array.from({ length: 9 }, (_, i) =>
+      row(30 + i * 60, 50, 20, 20, [0.1, 0.2, 0.05, 0.24, i === 4 ? 0.9 : 0.05]),
+    );
     const d = decodeYoloDetections({ format: 'ultralytics', output: yoloOutput('o', rows, 9) }, ID);
-    assert.deepEqual(d.map((x) => x.classId), [4]);
+    assert.deepEqual(
+      d.map((x) => x.classId),
+      [4],
+    );
     assert.equal(d[0]!.box.x1, 30 + 4 * 60 - 10);
   });
 
@@ -35,13 +46,28 @@ describe('heads/decodeYoloDetections (Ultralytics layout)', () => {
   it('applies class-aware NMS by default and agnostic NMS on request', () => {
     const out = yoloOutput(
       'o',
-      [row(100, 100, 50, 50, [0.9, 0, 0]), row(102, 100, 50, 50, [0.8, 0, 0]), row(101, 101, 50, 50, [0, 0.7, 0])],
+      [
+        row(100, 100, 50, 50, [0.9, 0, 0]),
+        row(102, 100, 50, 50, [0.8, 0, 0]),
+        row(101, 101, 50, 50, [0, 0.7, 0]),
+      ],
       7,
     );
     const aware = decodeYoloDetections({ format: 'ultralytics', output: out }, ID);
-    assert.deepEqual(aware.map((d) => [d.classId, Math.round(d.score * 10)]), [[0, 9], [1, 7]]);
-    const agnostic = decodeYoloDetections({ format: 'ultralytics', output: out }, ID, { agnostic: true });
-    assert.deepEqual(agnostic.map((d) => d.classId), [0]);
+    assert.deepEqual(
+      aware.map((d) => [d.classId, Math.round(d.score * 10)]),
+      [
+        [0, 9],
+        [1, 7],
+      ],
+    );
+    const agnostic = decodeYoloDetections({ format: 'ultralytics', output: out }, ID, {
+      agnostic: true,
+    });
+    assert.deepEqual(
+      agnostic.map((d) => d.classId),
+      [0],
+    );
   });
 
   it('returns nothing for all-below-threshold, NaN scores and an empty output', () => {
@@ -56,7 +82,10 @@ describe('heads/decodeYoloDetections (Ultralytics layout)', () => {
   it('a NaN class score does not hide a valid one', () => {
     const out = yoloOutput('o', [row(100, 100, 10, 10, [NaN, 0.6, 0.1])], 7);
     const d = decodeYoloDetections({ format: 'ultralytics', output: out }, ID);
-    assert.deepEqual(d.map((x) => x.classId), [1]);
+    assert.deepEqual(
+      d.map((x) => x.classId),
+      [1],
+    );
   });
 
   it('drops degenerate boxes (zero or negative size, NaN coordinates) and boxes wholly in the padding', () => {
@@ -78,14 +107,27 @@ describe('heads/decodeYoloDetections (Ultralytics layout)', () => {
   });
 
   it('caps the number of detections at maxDetections, best first', () => {
-    const rows = Array.from({ length: 50 }, (_, i) => row(10 + (i % 10) * 60, 10 + Math.floor(i / 10) * 60, 30, 30, [0.3 + i / 100, 0, 0]));
-    const d = decodeYoloDetections({ format: 'ultralytics', output: yoloOutput('o', rows, 7) }, ID, { maxDetections: 5 });
+    const rows = Array.from({ length: 50 }, (_, i) =>
+      row(10 + (i % 10) * 60, 10 + Math.floor(i / 10) * 60, 30, 30, [0.3 + i / 100, 0, 0]),
+    );
+    const d = decodeYoloDetections(
+      { format: 'ultralytics', output: yoloOutput('o', rows, 7) },
+      ID,
+      { maxDetections: 5 },
+    );
     assert.equal(d.length, 5);
-    assert.deepEqual(d.map((x) => Math.round(x.score * 100)), [79, 78, 77, 76, 75]);
+    assert.deepEqual(
+      d.map((x) => Math.round(x.score * 100)),
+      [79, 78, 77, 76, 75],
+    );
   });
 
   it('filters on each anchor best class (Ultralytics semantics)', () => {
-    const out = yoloOutput('o', [row(100, 100, 10, 10, [0.9, 0.8, 0]), row(300, 300, 10, 10, [0, 0.7, 0])], 7);
+    const out = yoloOutput(
+      'o',
+      [row(100, 100, 10, 10, [0.9, 0.8, 0]), row(300, 300, 10, 10, [0, 0.7, 0])],
+      7,
+    );
     const d = decodeYoloDetections({ format: 'ultralytics', output: out }, ID, { classes: [1] });
     assert.equal(d.length, 1);
     near(d[0]!.score, 0.7);
@@ -96,34 +138,72 @@ describe('heads/decodeYoloDetections (Ultralytics layout)', () => {
     const rows = [row(100, 200, 40, 60, [0.1, 0.8, 0.3]), row(400, 400, 10, 10, [0.9, 0, 0])];
     const t = f32('o', [1, 2, 7], rows.flat());
     const d = decodeYoloDetections({ format: 'ultralytics', output: t, anchorsFirst: true }, ID);
-    assert.deepEqual(d.map((x) => [x.classId, x.box.x1]), [[0, 395], [1, 80]]);
+    assert.deepEqual(
+      d.map((x) => [x.classId, x.box.x1]),
+      [
+        [0, 395],
+        [1, 80],
+      ],
+    );
   });
 
   it('dequantizes a uint8 output and scales normalized (TFLite) boxes by the input size', () => {
     // real = (q - 0) / 250: box 0.25, 0.5, 0.1, 0.2 of a 640 input; score 0.8
     const q = [62.5, 125, 25, 50, 200, 0, 0].map(Math.round);
     const data = new Uint8Array(q);
-    const t: Tensor = { name: 'q', dims: [1, 7, 1], data, quantization: { scale: 1 / 250, zeroPoint: 0 } };
-    const [d] = decodeYoloDetections({ format: 'ultralytics', output: t }, ID, { boxesNormalized: true });
+    const t: Tensor = {
+      name: 'q',
+      dims: [1, 7, 1],
+      data,
+      quantization: { scale: 1 / 250, zeroPoint: 0 },
+    };
+    const [d] = decodeYoloDetections({ format: 'ultralytics', output: t }, ID, {
+      boxesNormalized: true,
+    });
     near(d!.score, 0.8, 1e-6);
     near(d!.box.x1, (63 / 250 - 25 / 500) * 640, 1e-3);
     near(d!.box.y2, (125 / 250 + 50 / 500) * 640, 1e-3);
   });
 
   it('rejects wrong shapes and a class count that disagrees with the manifest', () => {
-    throwsHead(() => decodeYoloDetections({ format: 'ultralytics', output: f32('o', [2, 7, 3]) }, ID), 'BAD_SHAPE', /batch 2/);
-    throwsHead(() => decodeYoloDetections({ format: 'ultralytics', output: f32('o', [1, 4, 3]) }, ID), 'BAD_SHAPE', /no class scores/);
     throwsHead(
-      () => decodeYoloDetections({ format: 'ultralytics', output: f32('o', [1, 7, 3]) }, ID, { numClasses: 80 }),
+      () => decodeYoloDetections({ format: 'ultralytics', output: f32('o', [2, 7, 3]) }, ID),
+      'BAD_SHAPE',
+      /batch 2/,
+    );
+    throwsHead(
+      () => decodeYoloDetections({ format: 'ultralytics', output: f32('o', [1, 4, 3]) }, ID),
+      'BAD_SHAPE',
+      /no class scores/,
+    );
+    throwsHead(
+      () =>
+        decodeYoloDetections({ format: 'ultralytics', output: f32('o', [1, 7, 3]) }, ID, {
+          numClasses: 80,
+        }),
       'BAD_SHAPE',
       /holds 3 class scores but the model declares 80/,
     );
     throwsHead(
-      () => decodeYoloDetections({ format: 'ultralytics', output: { name: 'o', dims: [1, 7, 3], data: new Float32Array(20) } }, ID),
+      () =>
+        decodeYoloDetections(
+          {
+            format: 'ultralytics',
+            output: { name: 'o', dims: [1, 7, 3], data: new Float32Array(20) },
+          },
+          ID,
+        ),
       'BAD_DATA_LENGTH',
       /need 21 elements/,
     );
-    throwsHead(() => decodeYoloDetections({ format: 'ultralytics', output: f32('o', [1, 7, 3]) }, ID, { scoreThreshold: NaN }), 'BAD_OPTION', /scoreThreshold/);
+    throwsHead(
+      () =>
+        decodeYoloDetections({ format: 'ultralytics', output: f32('o', [1, 7, 3]) }, ID, {
+          scoreThreshold: NaN,
+        }),
+      'BAD_OPTION',
+      /scoreThreshold/,
+    );
   });
 });
 
@@ -150,14 +230,22 @@ describe('heads/decodeYoloDetections (AI Hub layout)', () => {
       [2, 2, 5, 0],
     );
     const d = decodeYoloDetections(out, ID);
-    assert.deepEqual(d.map((x) => x.classId), [2, 5]);
+    assert.deepEqual(
+      d.map((x) => x.classId),
+      [2, 5],
+    );
     assert.deepEqual(d[0]!.box, { x1: 10, y1: 10, x2: 50, y2: 50 });
   });
 
   it('handles an empty output and quantized scores', () => {
     assert.deepEqual(decodeYoloDetections(aihub([], [], []), ID), []);
     const out = aihub([[10, 10, 50, 50]], [0], [3]);
-    const q: Tensor = { name: 'scores', dims: [1, 1], data: new Uint8Array([200]), quantization: { scale: 0.004, zeroPoint: 0 } };
+    const q: Tensor = {
+      name: 'scores',
+      dims: [1, 1],
+      data: new Uint8Array([200]),
+      quantization: { scale: 0.004, zeroPoint: 0 },
+    };
     const [d] = decodeYoloDetections({ ...out, scores: q }, ID);
     near(d!.score, 0.8, 1e-6);
     assert.equal(d!.classId, 3);
@@ -165,7 +253,15 @@ describe('heads/decodeYoloDetections (AI Hub layout)', () => {
 
   it('rejects tensors whose anchor counts disagree', () => {
     const out = aihub([[10, 10, 50, 50]], [0.9], [0]);
-    throwsHead(() => decodeYoloDetections({ ...out, scores: f32('scores', [1, 2]) }, ID), 'BAD_SHAPE', /'scores' has dims \[1, 2\], expected \[1, 1\]/);
-    throwsHead(() => decodeYoloDetections({ ...out, boxes: f32('boxes', [1, 1, 5]) }, ID), 'BAD_SHAPE', /expected \[1, N, 4\]/);
+    throwsHead(
+      () => decodeYoloDetections({ ...out, scores: f32('scores', [1, 2]) }, ID),
+      'BAD_SHAPE',
+      /'scores' has dims \[1, 2\], expected \[1, 1\]/,
+    );
+    throwsHead(
+      () => decodeYoloDetections({ ...out, boxes: f32('boxes', [1, 1, 5]) }, ID),
+      'BAD_SHAPE',
+      /expected \[1, N, 4\]/,
+    );
   });
 });

@@ -8,7 +8,11 @@ const LB = letterboxTransform(1280, 720, 640, 640); // scale 0.5, padY 140
 describe('heads/decodeYoloPose', () => {
   it('decodes box, person score and K keypoints (K from dims) into source pixels', () => {
     // K = 2: channels 5 + 6 = 11
-    const out = yoloOutput('output0', [[320, 320, 100, 200, 0.9, 300, 240, 0.95, 340, 400, 0.2]], 11);
+    const out = yoloOutput(
+      'output0',
+      [[320, 320, 100, 200, 0.9, 300, 240, 0.95, 340, 400, 0.2]],
+      11,
+    );
     const poses = decodeYoloPose(out, LB);
     assert.equal(poses.length, 1);
     const p = poses[0]!;
@@ -48,15 +52,30 @@ describe('heads/decodeYoloPose', () => {
 
   it('applies NMS, thresholds and the detection cap; returns [] for empty and NaN outputs', () => {
     const row = (cx: number, s: number): number[] => [cx, 320, 100, 100, s, 0, 0, 0];
-    const out = yoloOutput('o', [row(300, 0.9), row(305, 0.8), row(500, 0.7), row(100, NaN), row(600, 0.2)], 8);
-    assert.deepEqual(decodeYoloPose(out, LB).map((p) => Math.round(p.score * 10)), [9, 7]);
+    const out = yoloOutput(
+      'o',
+      [row(300, 0.9), row(305, 0.8), row(500, 0.7), row(100, NaN), row(600, 0.2)],
+      8,
+    );
+    assert.deepEqual(
+      decodeYoloPose(out, LB).map((p) => Math.round(p.score * 10)),
+      [9, 7],
+    );
     assert.equal(decodeYoloPose(out, LB, { maxDetections: 1 }).length, 1);
     assert.deepEqual(decodeYoloPose(f32('o', [1, 56, 0]), LB), []);
   });
 
   it('rejects channel counts that are not 5 + 3K and a keypoint count that disagrees', () => {
-    throwsHead(() => decodeYoloPose(f32('o', [1, 57, 2]), LB), 'BAD_SHAPE', /57 channels are not 5 \+ K x 3/);
+    throwsHead(
+      () => decodeYoloPose(f32('o', [1, 57, 2]), LB),
+      'BAD_SHAPE',
+      /57 channels are not 5 \+ K x 3/,
+    );
     throwsHead(() => decodeYoloPose(f32('o', [1, 5, 2]), LB), 'BAD_SHAPE', /not 5 \+ K x 3/);
-    throwsHead(() => decodeYoloPose(f32('o', [1, 56, 2]), LB, { numKeypoints: 14 }), 'BAD_SHAPE', /holds 17 keypoints but the model declares 14/);
+    throwsHead(
+      () => decodeYoloPose(f32('o', [1, 56, 2]), LB, { numKeypoints: 14 }),
+      'BAD_SHAPE',
+      /holds 17 keypoints but the model declares 14/,
+    );
   });
 });

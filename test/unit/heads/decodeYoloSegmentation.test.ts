@@ -34,7 +34,14 @@ function protosNhwc(): Tensor {
 }
 
 /** Expected: mask on exactly for source columns >= onFrom inside the region. */
-function assertRampMask(m: InstanceMask, x: number, y: number, w: number, h: number, onFrom: number): void {
+function assertRampMask(
+  m: InstanceMask,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  onFrom: number,
+): void {
   assert.deepEqual([m.x, m.y, m.width, m.height], [x, y, w, h]);
   let bad = 0;
   for (let r = 0; r < h; r++) {
@@ -53,7 +60,10 @@ describe('heads/decodeYoloSegmentation', () => {
   it('builds a source-resolution mask from coefficients x prototypes, through the letterbox', () => {
     // network box x 200..500, y 240..400 -> source x 400..1000, y 200..520
     const out = yoloOutput('output0', [[350, 320, 300, 160, 0.9, 1, 0.5]], 7);
-    const [d] = decodeYoloSegmentation({ detections: { format: 'ultralytics', output: out }, protos: protosNchw() }, LB);
+    const [d] = decodeYoloSegmentation(
+      { detections: { format: 'ultralytics', output: out }, protos: protosNchw() },
+      LB,
+    );
     assert.deepEqual(d!.box, { x1: 400, y1: 200, x2: 1000, y2: 520 });
     // logit > 0 where proto column > 79.5, i.e. network x > 320, i.e. source x > 640
     assertRampMask(d!.mask, 400, 200, 600, 320, 640);
@@ -62,7 +72,11 @@ describe('heads/decodeYoloSegmentation', () => {
   it('reads NHWC prototypes identically when told the layout', () => {
     const out = yoloOutput('output0', [[350, 320, 300, 160, 0.9, 1, 0.5]], 7);
     const [d] = decodeYoloSegmentation(
-      { detections: { format: 'ultralytics', output: out }, protos: protosNhwc(), protosLayout: 'NHWC' },
+      {
+        detections: { format: 'ultralytics', output: out },
+        protos: protosNhwc(),
+        protosLayout: 'NHWC',
+      },
       LB,
     );
     assertRampMask(d!.mask, 400, 200, 600, 320, 640);
@@ -90,7 +104,10 @@ describe('heads/decodeYoloSegmentation', () => {
     const id = letterboxTransform(640, 640, 640, 640);
     // Coefficients (0, 1): logit 1 everywhere. Box x 104..164, y 8..32 (proto 26..41, 2..8).
     const out = yoloOutput('o', [[134, 20, 60, 24, 0.9, 0, 1]], 7);
-    const [d] = decodeYoloSegmentation({ detections: { format: 'ultralytics', output: out }, protos: protosNchw() }, id);
+    const [d] = decodeYoloSegmentation(
+      { detections: { format: 'ultralytics', output: out }, protos: protosNchw() },
+      id,
+    );
     const m = d!.mask;
     assert.deepEqual([m.x, m.y, m.width, m.height], [104, 8, 60, 24]);
     assert.ok(m.data.every((v) => v === 1));
@@ -101,7 +118,10 @@ describe('heads/decodeYoloSegmentation', () => {
     // Box x 100.2..163.7 -> proto 25.05..40.925: columns 26..40 kept. Source columns 100 and 101
     // sample only columns 24..25 (cropped to 0), so they are off; from 102 on they touch column 26.
     const out = yoloOutput('o', [[131.95, 20, 63.5, 20, 0.9, 0, 1]], 7);
-    const [d] = decodeYoloSegmentation({ detections: { format: 'ultralytics', output: out }, protos: protosNchw() }, id);
+    const [d] = decodeYoloSegmentation(
+      { detections: { format: 'ultralytics', output: out }, protos: protosNchw() },
+      id,
+    );
     const m = d!.mask;
     // region = pixels whose centres lie in the box: 100.5 >= 100.2 and 163.5 < 163.7
     assert.deepEqual([m.x, m.y, m.width, m.height], [100, 10, 64, 20]);
@@ -111,12 +131,18 @@ describe('heads/decodeYoloSegmentation', () => {
   it('gives negative-field instances an all-zero mask, and returns [] for empty outputs', () => {
     const id = letterboxTransform(640, 640, 640, 640);
     const out = yoloOutput('o', [[320, 320, 100, 100, 0.9, 0, -1]], 7);
-    const [d] = decodeYoloSegmentation({ detections: { format: 'ultralytics', output: out }, protos: protosNchw() }, id);
+    const [d] = decodeYoloSegmentation(
+      { detections: { format: 'ultralytics', output: out }, protos: protosNchw() },
+      id,
+    );
     assert.equal(d!.mask.data.length, 100 * 100);
     assert.ok(d!.mask.data.every((v) => v === 0));
     const empty = f32('o', [1, 116, 0]);
     const protos = f32('p', [1, 32, 160, 160]);
-    assert.deepEqual(decodeYoloSegmentation({ detections: { format: 'ultralytics', output: empty }, protos }, id), []);
+    assert.deepEqual(
+      decodeYoloSegmentation({ detections: { format: 'ultralytics', output: empty }, protos }, id),
+      [],
+    );
   });
 
   it('takes the coefficient count from the prototypes and checks it against the output', () => {
@@ -125,7 +151,10 @@ describe('heads/decodeYoloSegmentation', () => {
     throwsHead(
       () =>
         decodeYoloSegmentation(
-          { detections: { format: 'ultralytics', output: f32('o', [1, 116, 3]) }, protos: protosNchw() },
+          {
+            detections: { format: 'ultralytics', output: f32('o', [1, 116, 3]) },
+            protos: protosNchw(),
+          },
           id,
           { numClasses: 80 },
         ),
@@ -136,7 +165,12 @@ describe('heads/decodeYoloSegmentation', () => {
       () =>
         decodeYoloSegmentation(
           {
-            detections: { format: 'aihub', boxes: f32('b', [1, 1, 4]), scores: f32('s', [1, 1]), classIdx: f32('c', [1, 1]) },
+            detections: {
+              format: 'aihub',
+              boxes: f32('b', [1, 1, 4]),
+              scores: f32('s', [1, 1]),
+              classIdx: f32('c', [1, 1]),
+            },
             protos: protosNchw(),
           },
           id,
@@ -145,7 +179,14 @@ describe('heads/decodeYoloSegmentation', () => {
       /needs the mask_coeffs tensor/,
     );
     throwsHead(
-      () => decodeYoloSegmentation({ detections: { format: 'ultralytics', output: f32('o', [1, 7, 1]) }, protos: f32('p', [2, 2, 4, 4]) }, id),
+      () =>
+        decodeYoloSegmentation(
+          {
+            detections: { format: 'ultralytics', output: f32('o', [1, 7, 1]) },
+            protos: f32('p', [2, 2, 4, 4]),
+          },
+          id,
+        ),
       'BAD_SHAPE',
       /batch 2/,
     );
@@ -161,21 +202,49 @@ describe('heads/buildInstanceIdImage', () => {
   });
 
   it('clips regions to the image, returns zeros for no instances, and rejects bad masks', () => {
-    const m: InstanceMask = { x: 3, y: -1, width: 2, height: 2, data: new Uint8Array([1, 1, 1, 1]) };
+    const m: InstanceMask = {
+      x: 3,
+      y: -1,
+      width: 2,
+      height: 2,
+      data: new Uint8Array([1, 1, 1, 1]),
+    };
     assert.deepEqual([...buildInstanceIdImage([m], 4, 2)], [0, 0, 0, 1, 0, 0, 0, 0]);
     assert.deepEqual([...buildInstanceIdImage([], 2, 2)], [0, 0, 0, 0]);
-    throwsHead(() => buildInstanceIdImage([{ ...m, data: new Uint8Array(3) }], 4, 2), 'BAD_DATA_LENGTH', /mask 0 is 2x2 but holds 3 bytes/);
+    throwsHead(
+      () => buildInstanceIdImage([{ ...m, data: new Uint8Array(3) }], 4, 2),
+      'BAD_DATA_LENGTH',
+      /mask 0 is 2x2 but holds 3 bytes/,
+    );
     throwsHead(() => buildInstanceIdImage([], -1, 2), 'BAD_OPTION', /image size/);
   });
 
   it('matches detection order of a decoded segmentation', () => {
     const id = letterboxTransform(640, 640, 640, 640);
-    const out = yoloOutput('o', [[100, 100, 40, 40, 0.6, 0, 1], [110, 100, 40, 40, 0.9, 0, 1]], 7);
-    const ds = decodeYoloSegmentation({ detections: { format: 'ultralytics', output: out }, protos: protosNchw() }, id, {
-      iouThreshold: 0.9,
-    });
-    assert.deepEqual(ds.map((d) => d.score > 0.8), [true, false]);
-    const img = buildInstanceIdImage(ds.map((d) => d.mask), 640, 640);
+    const out = yoloOutput(
+      'o',
+      [
+        [100, 100, 40, 40, 0.6, 0, 1],
+        [110, 100, 40, 40, 0.9, 0, 1],
+      ],
+      7,
+    );
+    const ds = decodeYoloSegmentation(
+      { detections: { format: 'ultralytics', output: out }, protos: protosNchw() },
+      id,
+      {
+        iouThreshold: 0.9,
+      },
+    );
+    assert.deepEqual(
+      ds.map((d) => d.score > 0.8),
+      [true, false],
+    );
+    const img = buildInstanceIdImage(
+      ds.map((d) => d.mask),
+      640,
+      640,
+    );
     assert.equal(img[100 * 640 + 125], 1); // only the better (second anchor) box covers x 125
     assert.equal(img[100 * 640 + 85], 2); // only the weaker box covers x 85
     assert.equal(img[100 * 640 + 100], 1); // overlap: the better one

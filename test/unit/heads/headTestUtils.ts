@@ -20,7 +20,10 @@ export function throwsHead(fn: () => unknown, code: HeadErrorCode, message: RegE
 }
 
 export function near(actual: number, expected: number, tol = 1e-4, what = ''): void {
-  assert.ok(Math.abs(actual - expected) <= tol, `${what} ${actual} is not within ${tol} of ${expected}`);
+  assert.ok(
+    Math.abs(actual - expected) <= tol,
+    `${what} ${actual} is not within ${tol} of ${expected}`,
+  );
 }
 
 /**

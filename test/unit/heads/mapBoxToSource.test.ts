@@ -1,6 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { letterboxTransform } from '../../../src/heads/letterboxTransform';
-import { checkImageTransform, mapBoxToSource, mapPointToSource } from '../../../src/heads/mapBoxToSource';
+import {
+  checkImageTransform,
+  mapBoxToSource,
+  mapPointToSource,
+} from '../../../src/heads/mapBoxToSource';
 import { near, throwsHead } from './headTestUtils';
 
 describe('heads/mapBoxToSource', () => {
@@ -15,7 +19,12 @@ describe('heads/mapBoxToSource', () => {
   });
 
   it('undoes an ROI crop and a stretch', () => {
-    const t = letterboxTransform(1000, 800, 200, 100, 'stretch', { x: 100, y: 200, width: 400, height: 400 });
+    const t = letterboxTransform(1000, 800, 200, 100, 'stretch', {
+      x: 100,
+      y: 200,
+      width: 400,
+      height: 400,
+    });
     const b = mapBoxToSource(t, 50, 25, 100, 50);
     near(b.x1, 100 + 50 * 2);
     near(b.y1, 200 + 25 * 4);
@@ -30,8 +39,16 @@ describe('heads/mapBoxToSource', () => {
 
   it('rejects transforms it cannot invert', () => {
     const t = letterboxTransform(100, 100, 64, 64);
-    throwsHead(() => checkImageTransform({ ...t, scaleX: 0 }), 'BAD_TRANSFORM', /scale must be > 0/);
+    throwsHead(
+      () => checkImageTransform({ ...t, scaleX: 0 }),
+      'BAD_TRANSFORM',
+      /scale must be > 0/,
+    );
     throwsHead(() => checkImageTransform({ ...t, padX: NaN }), 'BAD_TRANSFORM', /non-finite/);
-    throwsHead(() => checkImageTransform({ ...t, srcWidth: 0 }), 'BAD_TRANSFORM', /sizes must be > 0/);
+    throwsHead(
+      () => checkImageTransform({ ...t, srcWidth: 0 }),
+      'BAD_TRANSFORM',
+      /sizes must be > 0/,
+    );
   });
 });

@@ -5,7 +5,14 @@ import { throwsHead } from './headTestUtils';
 const opts = { iouThreshold: 0.5, maxDetections: 100, classAware: true };
 
 function run(boxes: number[][], scores: number[], classes: number[], o = opts): number[] {
-  return [...nonMaxSuppression(new Float32Array(boxes.flat()), new Float32Array(scores), new Int32Array(classes), o)];
+  return [
+    ...nonMaxSuppression(
+      new Float32Array(boxes.flat()),
+      new Float32Array(scores),
+      new Int32Array(classes),
+      o,
+    ),
+  ];
 }
 
 describe('heads/nonMaxSuppression', () => {
@@ -30,8 +37,14 @@ describe('heads/nonMaxSuppression', () => {
 
   it('caps at maxDetections, keeping the highest scores', () => {
     const boxes = [0, 1, 2, 3, 4].map((i) => [i * 20, 0, i * 20 + 10, 10]);
-    assert.deepEqual(run(boxes, [0.1, 0.5, 0.3, 0.9, 0.2], [0, 0, 0, 0, 0], { ...opts, maxDetections: 2 }), [3, 1]);
-    assert.deepEqual(run(boxes, [0.1, 0.5, 0.3, 0.9, 0.2], [0, 0, 0, 0, 0], { ...opts, maxDetections: 0 }), []);
+    assert.deepEqual(
+      run(boxes, [0.1, 0.5, 0.3, 0.9, 0.2], [0, 0, 0, 0, 0], { ...opts, maxDetections: 2 }),
+      [3, 1],
+    );
+    assert.deepEqual(
+      run(boxes, [0.1, 0.5, 0.3, 0.9, 0.2], [0, 0, 0, 0, 0], { ...opts, maxDetections: 0 }),
+      [],
+    );
   });
 
   it('never keeps NaN scores, and handles empty input', () => {
@@ -49,8 +62,20 @@ describe('heads/nonMaxSuppression', () => {
   });
 
   it('rejects mismatched lengths and bad options', () => {
-    throwsHead(() => run([a], [0.5, 0.4], [0, 0]), 'BAD_DATA_LENGTH', /4 box values and one class per score/);
-    throwsHead(() => run([a], [0.5], [0], { ...opts, iouThreshold: 1.5 }), 'BAD_OPTION', /iouThreshold/);
-    throwsHead(() => run([a], [0.5], [0], { ...opts, maxDetections: -1 }), 'BAD_OPTION', /maxDetections/);
+    throwsHead(
+      () => run([a], [0.5, 0.4], [0, 0]),
+      'BAD_DATA_LENGTH',
+      /4 box values and one class per score/,
+    );
+    throwsHead(
+      () => run([a], [0.5], [0], { ...opts, iouThreshold: 1.5 }),
+      'BAD_OPTION',
+      /iouThreshold/,
+    );
+    throwsHead(
+      () => run([a], [0.5], [0], { ...opts, maxDetections: -1 }),
+      'BAD_OPTION',
+      /maxDetections/,
+    );
   });
 });
