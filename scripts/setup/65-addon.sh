@@ -32,6 +32,8 @@ npm_config_nodedir=/usr node_modules/.bin/cmake-js build --log-level warn -d nat
   --CDORT_INCLUDE_DIR="$inc" --CDORT_LIBRARY="$libdir/libonnxruntime.so.1" \
   --CDORT_RUNPATH="$runpath" --CDNODE_ADDON_API_DIR="$napi_inc" --CDHTP_ENGINE_ASAN="$asan" \
   || die "addon: cmake-js build failed (see the compiler output above)"
-node -e "require('$root/$out/Release/htp_engine.node')" || die "addon: built but does not load"
+preload=""; [ "$asan" = 1 ] && preload="$(g++ -print-file-name=libasan.so)"
+LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 node -e "require('$root/$out/Release/htp_engine.node')" \
+  || die "addon: built but does not load"
 stamp_write "$stamp" "$key"
 log "addon: built $out/Release/htp_engine.node"

@@ -115,12 +115,15 @@ export function toNativeOptions(o: EngineOptions): NativeLoadOptions {
   };
   if (o.provider === 'htp') {
     const profile = POWER_PROFILES[o.htp.profile as PowerProfileName];
+    const providerLibrary = path.resolve(o.htp.provider_library ?? DEFAULT_QNN_LIBRARY);
     native.htp = {
-      providerLibrary: path.resolve(o.htp.provider_library ?? DEFAULT_QNN_LIBRARY),
+      providerLibrary,
       contextCachePath: o.htp.context_cache ? path.resolve(o.htp.context_cache) : '',
       contextEmbed: o.htp.context_embed,
       providerOptions: {
-        backend_type: 'htp',
+        // An explicit path: with a bare backend name the provider searches the loader path, and
+        // when that fails it silently hands every node to the CPU.
+        backend_path: path.join(path.dirname(providerLibrary), 'libQnnHtp.so'),
         htp_arch: String(o.htp.htp_arch),
         soc_model: String(o.htp.soc_model),
         vtcm_mb: String(o.htp.vtcm_mb),

@@ -39,7 +39,7 @@ describe('engine options', () => {
         htp: { vtcm_mb: 8, profile: 'burst' },
       }),
     );
-    assert.equal(n.htp?.providerOptions.backend_type, 'htp');
+    assert.match(n.htp?.providerOptions.backend_path ?? '', /\/libQnnHtp\.so$/);
     assert.equal(n.htp?.providerOptions.htp_arch, '68');
     assert.equal(n.htp?.providerOptions.vtcm_mb, '8');
     assert.equal(n.htp?.providerOptions.htp_performance_mode, 'low_power_saver');
