@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# The main job on this machine (CPU): installs what is missing, then runs the pipeline over real
-# ROS 2: image_source publishes real photos as a camera stream, pass_through receives them through
-# the zero-copy raw intake and republishes them, topic_monitor checks what comes out.
-#   scripts/demo.sh [seconds]
+# The main job on this machine (CPU): installs what is missing, then
+#  1. runs every model in models/ over the bootstrap photos and writes annotated images and
+#     results.json into out/photos (the perception nodes of a later issue reuse this pipeline);
+#  2. runs the ROS 2 transport: image_source publishes the photos as a camera stream, pass_through
+#     receives them through the zero-copy raw intake and republishes them, topic_monitor checks
+#     what comes out.
+#   scripts/demo.sh [seconds of ROS streaming]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 seconds="${1:-10}"
 bash scripts/bootstrap.sh
 source scripts/env.sh
+node dist/src/tools/runModelsOnPhotos.js --out out/photos
+echo
+echo "ROS 2 transport: image_source -> pass_through -> topic_monitor for $seconds s"
 # A domain of its own, so the demo never meets other ROS 2 graphs on this machine.
 export ROS_DOMAIN_ID="${HTP_DEMO_DOMAIN_ID:-77}"
 pids=()

@@ -1,0 +1,223 @@
+/**
+ * The main job before the ROS perception nodes exist: runs every model in models/ on the CPU
+ * over a folder of real photos, writes annotated images and results as JSON, prints a summary.
+ *
+ *   node dist/src/tools/runModelsOnPhotos.js [--photos DIR] [--out DIR] [--precision fp32|int8]
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import sharp from 'sharp';
+import { findModelManifests } from '../config/findModelManifests';
+import type { Frame } from '../engine/engineSession';
+import type { Box } from '../heads/headResults';
+import { ModelPipeline, PipelineResult } from '../pipeline/modelPipeline';
+import type { Precision } from '../pipeline/manifestEngineOptions';
+import { renderAnnotated } from '../annotate/renderAnnotated';
+import { resultAnnotation } from '../annotate/resultAnnotation';
+import { formatTable, percentile } from '../bench/benchArgs';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+
+interface Args {
+  photos: string;
+  out: string;
+  precision: Precision;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const get = (flag: string, fallback: string): string => {
+    const i = argv.indexOf(flag);
+    return i >= 0 && argv[i + 1] ? argv[i + 1]! : fallback;
+  };
+  const precision = get('--precision', 'fp32');
+  if (precision !== 'fp32' && precision !== 'int8')
+    throw new Error(`--precision must be fp32 or int8, got ${precision}`);
+  return {
+    photos: get('--photos', path.join(ROOT, '.cache', 'photos')),
+    out: get('--out', path.join(ROOT, 'out', 'photos')),
+    precision,
+  };
+}
+
+async function loadFrame(file: string): Promise<Frame> {
+  const { data, info } = await sharp(file)
+    .rotate()
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, step: info.width * 3, encoding: 'rgb8' };
+}
+
+function progress(done: number, total: number, label: string): void {
+  const width = 30;
+  const filled = Math.round((done / total) * width);
+  const line = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${label}`;
+  if (process.stdout.isTTY) process.stdout.write(`\r${line.padEnd(90)}`);
+  else if (done === total || done % 10 === 0) process.stdout.write(`${line}\n`);
+}
+
+function count(
+  result: PipelineResult,
+  names: readonly string[],
+  into: Map<string, number>,
+): number {
+  const bump = (k: string): void => void into.set(k, (into.get(k) ?? 0) + 1);
+  switch (result.task) {
+    case 'detect':
+      result.detections.forEach((d) => bump(names[d.classId] ?? String(d.classId)));
+      return result.detections.length;
+    case 'pose':
+      result.poses.forEach(() => bump('person (pose)'));
+      return result.poses.length;
+    case 'segment':
+      result.instances.forEach((d) => bump(names[d.classId] ?? String(d.classId)));
+      return result.instances.length;
+    case 'semantic': {
+      const present = new Set(result.map.data);
+      present.forEach((c) => c !== 0 && bump(`${names[c] ?? c} (pixels present)`));
+      return present.size - (present.has(0) ? 1 : 0);
+    }
+  }
+}
+
+function personBoxes(result: PipelineResult | undefined): Box[] {
+  if (!result || result.task !== 'detect') return [];
+  return result.detections.map((d) => d.box);
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const photos = fs
+    .readdirSync(args.photos)
+    .filter((f) => /\.(jpe?g|png)$/i.test(f))
+    .sort();
+  if (photos.length === 0) throw new Error(`no photos in ${args.photos}: run scripts/bootstrap.sh`);
+  const manifests = findModelManifests(path.join(ROOT, 'models'), { skipExamples: true });
+  const pipelines: ModelPipeline[] = [];
+  for (const m of manifests)
+    pipelines.push(
+      await ModelPipeline.load(m, { provider: 'cpu', precision: args.precision, threads: 0 }),
+    );
+  // Top-down pose needs person boxes: the first pretrained detector provides them.
+  const detector =
+    pipelines.find((p) => p.manifest.task === 'detect' && p.manifest.weights === 'pretrained') ??
+    pipelines.find((p) => p.manifest.task === 'detect');
+  const order = [...pipelines].sort(
+    (a, b) => Number(a.needsPersonBoxes) - Number(b.needsPersonBoxes),
+  );
+  fs.mkdirSync(args.out, { recursive: true });
+
+  const stats = new Map<
+    string,
+    { pre: number[]; inf: number[]; head: number[]; found: number; counts: Map<string, number> }
+  >();
+  for (const p of pipelines)
+    stats.set(p.name, { pre: [], inf: [], head: [], found: 0, counts: new Map() });
+  const results: Record<string, Record<string, unknown>> = {};
+  const total = photos.length * pipelines.length;
+  let done = 0;
+  for (const photo of photos) {
+    const frame = await loadFrame(path.join(args.photos, photo));
+    const perModel: Record<string, PipelineResult> = {};
+    for (const p of order) {
+      const r = await p.run(
+        frame,
+        p.needsPersonBoxes ? personBoxes(detector ? perModel[detector.name] : undefined) : [],
+      );
+      perModel[p.name] = r;
+      const s = stats.get(p.name)!;
+      s.pre.push(r.timings.preprocessMs);
+      s.inf.push(r.timings.inferenceMs);
+      s.head.push(r.timings.headMs);
+      s.found += count(r, p.manifest.classNames, s.counts);
+      const annotated = await renderAnnotated(
+        frame,
+        resultAnnotation(r, p.manifest, frame.width, frame.height),
+        'jpeg',
+        88,
+      );
+      const dir = path.join(args.out, p.name);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, `${path.parse(photo).name}.jpg`), annotated);
+      done++;
+      progress(done, total, `${p.name} ${photo}`);
+    }
+    results[photo] = Object.fromEntries(
+      Object.entries(perModel).map(([k, v]) => [k, jsonResult(v)]),
+    );
+  }
+  if (process.stdout.isTTY) process.stdout.write('\n');
+  const summary = pipelines.map((p) => {
+    const s = stats.get(p.name)!;
+    const r = p.providerReport;
+    return {
+      model: p.name,
+      weights: p.manifest.weights,
+      processor: Object.entries(r.nodesByProvider)
+        .map(([k, v]) => `${k.replace('ExecutionProvider', '')}:${v}`)
+        .join(' '),
+      images: s.pre.length,
+      found: s.found,
+      preprocess_ms_p50: percentile(s.pre, 50),
+      inference_ms_p50: percentile(s.inf, 50),
+      head_ms_p50: percentile(s.head, 50),
+    };
+  });
+  fs.writeFileSync(
+    path.join(args.out, 'results.json'),
+    JSON.stringify({ precision: args.precision, summary, results }, null, 1) + '\n',
+  );
+  process.stdout.write(
+    `\n${photos.length} photos, ${pipelines.length} models (${args.precision}, CPU)\n${formatTable(summary)}\n\nfound per class:\n`,
+  );
+  for (const p of pipelines) {
+    const c = [...stats.get(p.name)!.counts.entries()].map(([k, v]) => `${k} ${v}`).join(', ');
+    process.stdout.write(
+      `  ${p.name}: ${c || 'nothing'}${p.manifest.weights === 'untrained' ? '  (untrained weights: plumbing only)' : ''}\n`,
+    );
+  }
+  process.stdout.write(
+    `\nannotated images and results.json in ${path.relative(process.cwd(), args.out) || '.'}\n`,
+  );
+  pipelines.forEach((p) => p.dispose());
+}
+
+/** Results as plain JSON: boxes and keypoints in source pixels; masks as pixel counts. */
+function jsonResult(r: PipelineResult): unknown {
+  const round = (v: number): number => Math.round(v * 100) / 100;
+  const box = (b: Box): number[] => [b.x1, b.y1, b.x2, b.y2].map(round);
+  switch (r.task) {
+    case 'detect':
+      return r.detections.map((d) => ({
+        classId: d.classId,
+        score: round(d.score),
+        box: box(d.box),
+      }));
+    case 'pose':
+      return r.poses.map((p) => ({
+        score: round(p.score),
+        box: box(p.box),
+        keypoints: p.keypoints.map((k) => [round(k.x), round(k.y), round(k.score)]),
+      }));
+    case 'segment':
+      return r.instances.map((d) => ({
+        classId: d.classId,
+        score: round(d.score),
+        box: box(d.box),
+        maskPixels: d.mask.data.reduce((a, v) => a + v, 0),
+      }));
+    case 'semantic': {
+      const counts: Record<number, number> = {};
+      r.map.data.forEach((c) => (counts[c] = (counts[c] ?? 0) + 1));
+      return { width: r.map.width, height: r.map.height, pixelsPerClass: counts };
+    }
+  }
+}
+
+if (require.main === module) {
+  main().catch((e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}\n`);
+    process.exit(1);
+  });
+}
