@@ -82,6 +82,23 @@ describe('heads/decodeYoloSegmentation', () => {
     assertRampMask(d!.mask, 400, 200, 600, 320, 640);
   });
 
+  it('reads an anchors-first output [1, N, 4 + C + M]', () => {
+    const rows = [
+      [10, 10, 4, 4, 0.3, 0, 0],
+      [350, 320, 300, 160, 0.9, 1, 0.5],
+    ];
+    const out = f32('output0', [1, 2, 7], rows.flat());
+    const ds = decodeYoloSegmentation(
+      {
+        detections: { format: 'ultralytics', output: out, anchorsFirst: true },
+        protos: protosNchw(),
+      },
+      LB,
+    );
+    assert.equal(ds.length, 1);
+    assertRampMask(ds[0]!.mask, 400, 200, 600, 320, 640);
+  });
+
   it('reads the AI Hub layout with separate mask coefficients', () => {
     const outputs: YoloSegOutputs = {
       detections: {
