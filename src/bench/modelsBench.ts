@@ -1,0 +1,157 @@
+/**
+ * npm run bench:models [-- --iterations 20 --json out.json --png out.png --precision fp32,int8]
+ *
+ * Per model (every manifest in models/), precision and provider available here: p50/p95 of
+ * preprocess, inference and head time over real photos, through the same pipeline the nodes use.
+ * Prints a table, saves JSON and a PNG chart. Which processor ran the model comes from ONNX
+ * Runtime's own node assignment, never from what was requested.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import sharp from 'sharp';
+import { findModelManifests } from '../config/findModelManifests';
+import type { Frame } from '../engine/engineSession';
+import { ModelPipeline } from '../pipeline/modelPipeline';
+import type { Precision } from '../pipeline/manifestEngineOptions';
+import type { Box } from '../heads/headResults';
+import { barChartSvg } from './barChartSvg';
+import { formatTable, parseBenchArgs, percentile } from './benchArgs';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+
+interface Entry {
+  model: string;
+  weights: string;
+  precision: Precision;
+  provider: string;
+  /** Graph nodes per execution provider, from ONNX Runtime's assignment record. */
+  nodes_by_provider: Record<string, number>;
+  threads: number;
+  iterations: number;
+  preprocess_ms_p50: number;
+  preprocess_ms_p95: number;
+  inference_ms_p50: number;
+  inference_ms_p95: number;
+  head_ms_p50: number;
+  head_ms_p95: number;
+  total_ms_p50: number;
+}
+
+function flag(rest: readonly string[], name: string): string | undefined {
+  const i = rest.indexOf(name);
+  return i >= 0 ? rest[i + 1] : undefined;
+}
+
+async function frames(dir: string, limit: number): Promise<Frame[]> {
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => /\.(jpe?g|png)$/i.test(f))
+    .sort()
+    .slice(0, limit);
+  return Promise.all(
+    files.map(async (f) => {
+      const { data, info } = await sharp(path.join(dir, f))
+        .removeAlpha()
+        .toColourspace('srgb')
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      return {
+        data,
+        width: info.width,
+        height: info.height,
+        step: info.width * 3,
+        encoding: 'rgb8' as const,
+      };
+    }),
+  );
+}
+
+const r2 = (v: number): number => Math.round(v * 100) / 100;
+
+async function main(): Promise<void> {
+  const args = parseBenchArgs(process.argv.slice(2));
+  const iterations = Number(flag(args.rest, '--iterations') ?? 20);
+  const threads = Number(flag(args.rest, '--threads') ?? 2);
+  const precisions = (flag(args.rest, '--precision') ?? 'fp32,int8').split(',') as Precision[];
+  const pngPath = flag(args.rest, '--png') ?? path.join(ROOT, 'bench-results', 'models.png');
+  const jsonPath = args.jsonPath ?? path.join(ROOT, 'bench-results', 'models.json');
+  const photos = await frames(path.join(ROOT, '.cache', 'photos'), 8);
+  // HRNet is timed on a fixed person box per photo (the centre half), so its cost is one crop.
+  const personBox = (f: Frame): Box => ({
+    x1: f.width * 0.3,
+    y1: f.height * 0.1,
+    x2: f.width * 0.7,
+    y2: f.height * 0.95,
+  });
+  const entries: Entry[] = [];
+  for (const manifest of findModelManifests(path.join(ROOT, 'models'), { skipExamples: true })) {
+    for (const precision of precisions) {
+      const p = await ModelPipeline.load(manifest, { provider: 'cpu', precision, threads });
+      const pre: number[] = [];
+      const inf: number[] = [];
+      const head: number[] = [];
+      const total: number[] = [];
+      await p.run(photos[0]!, p.needsPersonBoxes ? [personBox(photos[0]!)] : []); // warm-up
+      for (let i = 0; i < iterations; i++) {
+        const f = photos[i % photos.length]!;
+        const r = await p.run(f, p.needsPersonBoxes ? [personBox(f)] : []);
+        pre.push(r.timings.preprocessMs);
+        inf.push(r.timings.inferenceMs);
+        head.push(r.timings.headMs);
+        total.push(r.timings.totalMs);
+      }
+      const report = p.providerReport;
+      entries.push({
+        model: p.name,
+        weights: p.manifest.weights,
+        precision,
+        provider: 'cpu',
+        nodes_by_provider: { ...report.nodesByProvider },
+        threads,
+        iterations,
+        preprocess_ms_p50: r2(percentile(pre, 50)),
+        preprocess_ms_p95: r2(percentile(pre, 95)),
+        inference_ms_p50: r2(percentile(inf, 50)),
+        inference_ms_p95: r2(percentile(inf, 95)),
+        head_ms_p50: r2(percentile(head, 50)),
+        head_ms_p95: r2(percentile(head, 95)),
+        total_ms_p50: r2(percentile(total, 50)),
+      });
+      p.dispose();
+      process.stderr.write(`${p.name} ${precision}: done\n`);
+    }
+  }
+  const table = entries.map((e) => ({
+    model: e.model,
+    precision: e.precision,
+    provider: e.provider,
+    nodes: Object.entries(e.nodes_by_provider)
+      .map(([k, v]) => `${k.replace('ExecutionProvider', '')}:${v}`)
+      .join(' '),
+    'pre p50/p95': `${e.preprocess_ms_p50} / ${e.preprocess_ms_p95}`,
+    'infer p50/p95': `${e.inference_ms_p50} / ${e.inference_ms_p95}`,
+    'head p50/p95': `${e.head_ms_p50} / ${e.head_ms_p95}`,
+  }));
+  process.stdout.write(formatTable(table) + '\n');
+  fs.mkdirSync(path.dirname(path.resolve(jsonPath)), { recursive: true });
+  fs.writeFileSync(jsonPath, JSON.stringify(entries, null, 2) + '\n');
+  const svg = barChartSvg(
+    `Model stage times, p50 (ms), CPU, ${threads} threads`,
+    'ms',
+    ['preprocess', 'inference', 'head'],
+    entries.map((e) => ({
+      label: `${e.model} ${e.precision}`,
+      values: [e.preprocess_ms_p50, e.inference_ms_p50, e.head_ms_p50],
+    })),
+  );
+  fs.mkdirSync(path.dirname(path.resolve(pngPath)), { recursive: true });
+  await sharp(Buffer.from(svg)).png().toFile(pngPath);
+  process.stdout.write(`wrote ${jsonPath} and ${pngPath}\n`);
+}
+
+if (require.main === module) {
+  main().catch((e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}\n`);
+    process.exit(1);
+  });
+}
