@@ -92,6 +92,26 @@ SessionCore::SessionCore(const LoadOptions& o) : opts(o) {
   so.AddConfigEntry(kOrtSessionOptionsRecordEpGraphAssignmentInfo, "1");
   std::string path = o.model_path;
   if (o.provider == "htp") {
+    // The HTP compiles static graphs only: a symbolic batch (or a symbolic size the manifest fixes)
+    // would make the provider silently decline every node. Pin them, read from a cheap probe session.
+    try {
+      Ort::SessionOptions probe_opts;
+      probe_opts.SetGraphOptimizationLevel(GraphOptimizationLevel::ORT_DISABLE_ALL);
+      Ort::Session probe(env, o.model_path.c_str(), probe_opts);
+      for (size_t i = 0; i < probe.GetInputCount(); ++i) {
+        IoInfo io = Describe("", probe.GetInputTypeInfo(i));
+        if (io.dims.size() != 4) continue;
+        const bool nhwc = o.layout == "nhwc" || (o.layout == "auto" && (io.dims[3] == 3 || io.dims[3] == 1) &&
+                                                 !(io.dims[1] == 3 || io.dims[1] == 1));
+        const int64_t fixed[4] = {1, nhwc ? o.pre_height : -1, nhwc ? o.pre_width : o.pre_height,
+                                  nhwc ? -1 : o.pre_width};
+        for (size_t d = 0; d < 4; ++d)
+          if (!io.symbolic[d].empty() && io.dims[d] < 0 && fixed[d] > 0)
+            so.AddFreeDimensionOverrideByName(io.symbolic[d].c_str(), fixed[d]);
+      }
+    } catch (const Ort::Exception&) {
+      // The real load below reports the problem with the right code.
+    }
     auto devices = PluginEpDevices("QNNExecutionProvider", o.provider_library, "QNNExecutionProvider");
     std::vector<Ort::ConstEpDevice> one{devices.front()};
     std::unordered_map<std::string, std::string> kv(o.ep_options.begin(), o.ep_options.end());

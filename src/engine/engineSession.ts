@@ -192,13 +192,20 @@ export class EngineSession {
     const p = this.info.providers;
     const nodesByProvider: Record<string, number> = {};
     for (const c of p.counts) nodesByProvider[c.provider] = c.nodes;
+    const qnnNodes = nodesByProvider.QNNExecutionProvider ?? 0;
+    const note =
+      p.note ||
+      (p.requested === 'htp' && p.assignmentKnown && qnnNodes === 0
+        ? 'the QNN provider took no node: the whole model runs on the CPU'
+        : '');
     return {
       requested: p.requested === 'htp' ? 'htp' : 'cpu',
       assignmentKnown: p.assignmentKnown,
-      note: p.note,
+      note,
       nodesByProvider,
       cpuNodes: p.cpuNodes,
-      fullyAccelerated: p.requested === 'htp' && p.assignmentKnown && p.cpuNodes.length === 0,
+      fullyAccelerated:
+        p.requested === 'htp' && p.assignmentKnown && qnnNodes > 0 && p.cpuNodes.length === 0,
       modelSource: this.info.modelSource,
       contextCacheWritten: this.info.contextCacheWritten,
     };

@@ -86,6 +86,14 @@ def qdq_mixed(path):
     save(g, path)
 
 
+def qdq_dynamic_batch(path):
+    """The QDQ conv with a symbolic batch, as exporters often leave it."""
+    m = onnx.load_from_string(_qdq_bytes())
+    for v in list(m.graph.input) + list(m.graph.output):
+        v.type.tensor_type.shape.dim[0].dim_param = "batch"
+    save(m.graph, path)
+
+
 def _qdq_bytes():
     import tempfile
     with tempfile.TemporaryDirectory() as d:
@@ -108,6 +116,7 @@ def main():
     identity(os.path.join(out, "id_f64.onnx"), TensorProto.DOUBLE, [1, 3, 8, 8])
     qdq_conv(os.path.join(out, "qdq_conv.onnx"))
     qdq_mixed(os.path.join(out, "qdq_mixed.onnx"))
+    qdq_dynamic_batch(os.path.join(out, "qdq_dynbatch.onnx"))
     with open(os.path.join(out, "corrupt.onnx"), "wb") as f:
         f.write(b"\x08\x07this is not a protobuf model" * 10)
     print(out)

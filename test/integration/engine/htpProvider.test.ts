@@ -83,6 +83,20 @@ describe('EngineSession provider htp (QNN plug-in)', function () {
       assert.equal(htp.power.votesDown, 1);
     });
 
+    it('pins a symbolic batch to 1 so the HTP can compile the graph (otherwise QNN silently takes nothing)', async () => {
+      const s = await EngineSession.load({ model: model('qdq_dynbatch.onnx'), provider: 'htp' });
+      try {
+        assert.deepEqual([...s.inputs[0]!.dims], [1, 3, 16, 16]);
+        assert.ok(
+          (s.providerReport.nodesByProvider.QNNExecutionProvider ?? 0) > 0,
+          JSON.stringify(s.providerReport),
+        );
+        assert.equal(s.providerReport.note, '');
+      } finally {
+        s.dispose();
+      }
+    });
+
     it('require_accelerator: a fully supported graph loads with every node on QNN', async () => {
       const s = await EngineSession.load({
         model: model('qdq_conv.onnx'),
