@@ -212,6 +212,12 @@ export class ModelPipeline {
     const runTimings: RunTimings[] = [];
     let headMs = 0;
     for (const box of boxes) {
+      // The planner rejects a box with no extent or a non-finite corner: nothing to crop.
+      if (
+        !Number.isFinite(box.x1 + box.y1 + box.x2 + box.y2) ||
+        (box.x2 <= box.x1 && box.y2 <= box.y1)
+      )
+        continue;
       const plan = planHrnetCrop(box, frame.width, frame.height, {
         inputWidth: m.input.width,
         inputHeight: m.input.height,
