@@ -224,12 +224,20 @@ export class EngineSession {
     if (this.disposed) throw new EngineError('ERR_DISPOSED', 'run() after dispose()');
     checkFrame(frame);
     if (roi) checkRoi(roi, frame);
+    if (this.native.inFlight > 0) {
+      throw new EngineError(
+        'ERR_BUSY',
+        'a run is already in flight on this session; runs are not queued',
+      );
+    }
     this.voter.onRun();
     let r;
     try {
       r = await this.native.run(frame, roi ?? null, {});
     } catch (err) {
       throw EngineError.fromNative(err);
+    } finally {
+      this.voter.onRunEnd();
     }
     const outputs: Tensor[] = r.outputs.map((o) => {
       const q = this.options.outputQuantization[o.name];

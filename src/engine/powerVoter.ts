@@ -57,6 +57,7 @@ export class PowerVoter {
   private down = 0;
   private failures = 0;
   private lastError = '';
+  private running = 0;
 
   constructor(
     private readonly profile: PowerProfile,
@@ -75,6 +76,7 @@ export class PowerVoter {
       if (this.gaps.length > GAP_WINDOW) this.gaps.shift();
     }
     this.lastStart = now;
+    this.running += 1;
     if (this.state === 'released') {
       if (this.trySet(this.profile.qnnMode)) {
         this.state = 'voted';
@@ -82,6 +84,13 @@ export class PowerVoter {
         this.votedSince = now;
       }
     }
+    this.arm();
+  }
+
+  /** Call when a run settles: the hold counts from the end of the latest run. */
+  onRunEnd(): void {
+    if (this.state === 'disposed') return;
+    this.running = Math.max(0, this.running - 1);
     this.arm();
   }
 
@@ -120,7 +129,9 @@ export class PowerVoter {
     this.clearTimer();
     this.timer = this.clock.setTimer(() => {
       this.timer = undefined;
-      if (this.state === 'voted') this.release();
+      // Never drop the vote under a run that is still executing (a run can outlast the hold).
+      if (this.running > 0) this.arm();
+      else if (this.state === 'voted') this.release();
     }, this.holdMs());
   }
 

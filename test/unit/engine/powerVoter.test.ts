@@ -51,6 +51,7 @@ describe('PowerVoter', () => {
     const { clock, votes, voter } = setup();
     for (let i = 0; i < 300; i++) {
       voter.onRun();
+      voter.onRunEnd();
       assert.equal(voter.stats().state, 'voted');
       clock.advance(1000 / 30);
     }
@@ -73,6 +74,7 @@ describe('PowerVoter', () => {
     for (let burst = 0; burst < 3; burst++) {
       for (let i = 0; i < 10; i++) {
         voter.onRun();
+        voter.onRunEnd();
         clock.advance(50);
       }
       clock.advance(2000);
@@ -87,6 +89,7 @@ describe('PowerVoter', () => {
     const { clock, voter } = setup();
     for (let i = 0; i < 5; i++) {
       voter.onRun();
+      voter.onRunEnd();
       clock.advance(200);
     }
     assert.equal(voter.stats().holdMs, 600);
@@ -96,10 +99,24 @@ describe('PowerVoter', () => {
   it('honours a fixed vote_hold_ms', () => {
     const { clock, voter } = setup(250);
     voter.onRun();
+    voter.onRunEnd();
     clock.advance(240);
     assert.equal(voter.stats().state, 'voted');
     clock.advance(20);
     assert.equal(voter.stats().state, 'released');
+  });
+
+  it('never releases under a run that outlasts the hold; the hold counts from the run end', () => {
+    const { clock, voter } = setup(100);
+    voter.onRun();
+    clock.advance(500); // a slow run: the timer fires mid-run and is re-armed
+    assert.equal(voter.stats().state, 'voted');
+    voter.onRunEnd();
+    clock.advance(99);
+    assert.equal(voter.stats().state, 'voted');
+    clock.advance(2);
+    assert.equal(voter.stats().state, 'released');
+    assert.equal(voter.stats().votesDown, 1);
   });
 
   it('dispose releases the vote and ignores later runs', () => {
