@@ -24,6 +24,7 @@ export function testModels(): string {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-engine-models-'));
     python([repoPath('tools', 'engine', 'make_test_models.py'), dir]);
     modelDir = dir;
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   }
   return modelDir;
 }
