@@ -60,7 +60,11 @@ EngineError MapLoadError(const Ort::Exception& e, const LoadOptions& o) {
   if (o.require_accelerator && msg.find("fallback") != std::string::npos)
     return EngineError("ERR_ACCELERATOR_FALLBACK", "model " + o.model_path +
                                                       " does not run entirely on the accelerator: " + msg);
-  return EngineError("ERR_MODEL_INVALID", "model " + o.model_path + " could not be loaded: " + msg);
+  const std::string hint = o.provider == "htp"
+                               ? " (provider htp: HTP v68 needs a fully quantized QDQ model with static shapes; "
+                                 "a graph too large for the VTCM can fail to finalize: try htp.vtcm_mb)"
+                               : "";
+  return EngineError("ERR_MODEL_INVALID", "model " + o.model_path + " could not be loaded: " + msg + hint);
 }
 
 IoInfo Describe(const std::string& name, const Ort::TypeInfo& ti) {

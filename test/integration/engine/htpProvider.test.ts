@@ -97,6 +97,16 @@ describe('EngineSession provider htp (QNN plug-in)', function () {
       }
     });
 
+    it('refuses a float graph (HTP v68 has no float path) with a coded error that says what the HTP needs', async () => {
+      await assert.rejects(
+        EngineSession.load({ model: model('conv.onnx'), provider: 'htp' }),
+        (e: unknown) =>
+          e instanceof EngineError &&
+          e.code === 'ERR_MODEL_INVALID' &&
+          /conv\.onnx.*QDQ/s.test(e.message),
+      );
+    });
+
     it('require_accelerator: a fully supported graph loads with every node on QNN', async () => {
       const s = await EngineSession.load({
         model: model('qdq_conv.onnx'),
