@@ -229,6 +229,7 @@ SessionCore::SessionCore(const LoadOptions& o) : opts(o) {
   spec.bgr = o.bgr;
   spec.letterbox = o.letterbox;
   spec.pad_value = o.pad_value;
+  spec.round_pixels = o.round_pixels;
   for (int c = 0; c < 3; ++c) {
     spec.mean[c] = o.mean[c];
     spec.std[c] = o.std[c];
@@ -298,6 +299,7 @@ LoadOptions ParseLoadOptions(const Napi::Object& o) {
     l.bgr = Str(p, "colorOrder", "rgb") == "bgr";
     l.letterbox = Str(p, "resize", "letterbox") == "letterbox";
     l.pad_value = static_cast<float>(Num(p, "padValue", 114));
+    l.round_pixels = Bool(p, "roundPixels", false);
     Napi::Value m = p.Get("mean"), s = p.Get("std");
     for (uint32_t c = 0; c < 3; ++c) {
       if (m.IsArray()) l.mean[c] = m.As<Napi::Array>().Get(c).As<Napi::Number>().FloatValue();

@@ -38,6 +38,7 @@ struct LoadOptions {
   bool bgr = false;
   bool letterbox = true;
   float pad_value = 114.f;
+  bool round_pixels = false;
   float mean[3] = {0, 0, 0};
   float std[3] = {255, 255, 255};
   bool has_input_quant = false;

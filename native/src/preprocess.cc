@@ -177,9 +177,14 @@ void Resample(const FrameView& f, const Transform& t, const PreprocessSpec& s, T
         const float bot = v10 + (v11 - v10) * wx;
         return top + (bot - top) * wy;
       };
-      const float r = lerp2(p00.r, p01.r, p10.r, p11.r);
-      const float g = lerp2(p00.g, p01.g, p10.g, p11.g);
-      const float bl = lerp2(p00.b, p01.b, p10.b, p11.b);
+      float r = lerp2(p00.r, p01.r, p10.r, p11.r);
+      float g = lerp2(p00.g, p01.g, p10.g, p11.g);
+      float bl = lerp2(p00.b, p01.b, p10.b, p11.b);
+      if (s.round_pixels) {
+        r = std::floor(r + 0.5f);
+        g = std::floor(g + 0.5f);
+        bl = std::floor(bl + 0.5f);
+      }
       const int x = t.pad_x + i, y = t.pad_y + j;
       if (C == 1) {
         const float gray = 0.299f * r + 0.587f * g + 0.114f * bl;

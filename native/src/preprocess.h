@@ -30,6 +30,9 @@ struct PreprocessSpec {
   bool bgr = false;  // channel order of the network input
   bool letterbox = true;
   float pad_value = 114.f;  // in source pixel units (0..255)
+  // Round each resampled pixel to an integer before normalizing, as the uint8 image that
+  // OpenCV/PIL resizers produce in the reference pipelines (Ultralytics, AI Hub) is.
+  bool round_pixels = false;
   // value = (pixel - mean[c]) / std[c], pixel in 0..255, c in network channel order
   float mean[3] = {0.f, 0.f, 0.f};
   float std[3] = {255.f, 255.f, 255.f};

@@ -25,6 +25,11 @@ export const PreprocessSchema = z
     resize: z.enum(['letterbox', 'stretch']).default('letterbox'),
     /** Letterbox fill, in source pixel units (0..255). */
     padValue: z.number().min(0).max(255).default(114),
+    /**
+     * Round resampled pixels to integers before normalizing, reproducing the uint8 resized image
+     * of OpenCV/PIL-based reference pipelines. Off: exact bilinear values.
+     */
+    roundPixels: z.boolean().default(false),
     /** value = (pixel - mean) / std per network channel, pixel in 0..255. */
     mean: triple.default([0, 0, 0]),
     std: triple
@@ -108,6 +113,7 @@ export function toNativeOptions(o: EngineOptions): NativeLoadOptions {
       colorOrder: pre.colorOrder,
       resize: pre.resize,
       padValue: pre.padValue,
+      roundPixels: pre.roundPixels,
       mean: pre.mean,
       std: pre.std,
       ...(pre.inputQuantization ? { inputQuantization: pre.inputQuantization } : {}),

@@ -100,6 +100,7 @@ export interface NativeLoadOptions {
     colorOrder: 'rgb' | 'bgr';
     resize: 'letterbox' | 'stretch';
     padValue: number;
+    roundPixels: boolean;
     mean: [number, number, number];
     std: [number, number, number];
     inputQuantization?: { scale: number; zeroPoint: number };

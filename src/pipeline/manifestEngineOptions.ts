@@ -42,6 +42,9 @@ export function manifestEngineOptions(
       colorOrder: m.input.colorOrder,
       resize: resize.mode,
       padValue: resize.mode === 'letterbox' ? resize.padValue : 0,
+      // Reference pipelines resize into a uint8 image; matching it keeps borderline detections
+      // identical (measured: one YOLOv8 box on dog.jpg flips without it).
+      roundPixels: true,
       mean: [n.mean[0] / n.scale, n.mean[1] / n.scale, n.mean[2] / n.scale],
       std: [n.std[0] / n.scale, n.std[1] / n.scale, n.std[2] / n.scale],
       ...(m.input.quantization ? { inputQuantization: m.input.quantization } : {}),

@@ -201,3 +201,31 @@ describe('engine preprocessing vs numpy reference', function () {
     });
   });
 });
+
+describe('engine preprocessing: roundPixels', function () {
+  this.timeout(60000);
+  it('rounds every resampled pixel to an integer before normalizing, and only the resampled ones', async () => {
+    const frame = makeFrame('rgb8', 37, 29, 11);
+    const run = async (roundPixels: boolean): Promise<Float32Array> => {
+      const s = await EngineSession.load({
+        threads: 1,
+        model: model('id_f32_nchw.onnx'),
+        preprocess: { mean: [0, 0, 0], std: [1, 1, 1], roundPixels },
+      });
+      try {
+        return (await s.run(frame)).outputs[0]!.data as Float32Array;
+      } finally {
+        s.dispose();
+      }
+    };
+    const exact = await run(false);
+    const rounded = await run(true);
+    assert.equal(rounded.length, exact.length);
+    let changed = 0;
+    for (let k = 0; k < exact.length; k++) {
+      assert.equal(rounded[k], Math.floor(exact[k]! + 0.5), `value ${k}`);
+      if (rounded[k] !== exact[k]) changed++;
+    }
+    assert.ok(changed > 0, 'a non-integer scale must produce fractional pixels to round');
+  });
+});
