@@ -1,6 +1,7 @@
 import type * as Rclnodejs from 'rclnodejs';
 import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
 import { encodeImage } from '../ros/imageCodec';
+import { stampNow } from '../ros/rosHeader';
 import { encodeCompressedImage } from '../ros/compressedImageCodec';
 import { makeQos } from '../ros/qosProfile';
 import { declareParameters } from '../ros/nodeParameters';
@@ -63,11 +64,7 @@ export class ImageSourceNode {
   private publishNext(): void {
     const photo = this.photos[this.index % this.photos.length]!;
     this.index++;
-    const { seconds, nanoseconds } = this.node.now().secondsAndNanoseconds;
-    const header = {
-      stamp: { sec: Number(seconds), nanosec: Number(nanoseconds) },
-      frameId: this.config.frame_id,
-    };
+    const header = { stamp: stampNow(this.node), frameId: this.config.frame_id };
     this.rawPub.publish(encodeImage({ header, ...photo }));
     this.jpegPub?.publish(encodeCompressedImage({ header, format: 'jpeg', data: photo.jpeg }));
     this.published++;

@@ -1,4 +1,5 @@
 import type * as Rclnodejs from 'rclnodejs';
+import { stampNow } from './rosHeader';
 
 /** diagnostic_msgs/DiagnosticStatus levels. */
 export const DIAG_OK = 0;
@@ -39,11 +40,10 @@ export class DiagnosticsPublisher {
 
   publish(): void {
     const r = this.report();
-    const { seconds, nanoseconds } = this.node.now().secondsAndNanoseconds;
     const name = `${this.node.namespace().replace(/\/$/, '')}/${this.node.name()}`;
     this.publisher.publish(
       new this.messageClass({
-        header: { stamp: { sec: Number(seconds), nanosec: Number(nanoseconds) }, frame_id: '' },
+        header: { stamp: stampNow(this.node), frame_id: '' },
         status: [
           {
             level: r.level,

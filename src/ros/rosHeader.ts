@@ -10,3 +10,11 @@ export interface RosHeader {
   readonly stamp: RosTime;
   readonly frameId: string;
 }
+
+/** The node's clock now, as a header stamp (honours use_sim_time like every ROS clock). */
+export function stampNow(node: {
+  now(): { secondsAndNanoseconds: { seconds: bigint; nanoseconds: bigint } };
+}): RosTime {
+  const { seconds, nanoseconds } = node.now().secondsAndNanoseconds;
+  return { sec: Number(seconds), nanosec: Number(nanoseconds) };
+}
