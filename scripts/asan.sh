@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the engine tests (unit + integration) against an AddressSanitizer build of the addon.
-# CI-runnable (about a minute); not part of `npm test`. Exit code is non-zero on any ASan report.
+# CI-runnable (about a minute), the last step of `npm test`. Exit code is non-zero on any ASan report.
 #   bash scripts/asan.sh            build build/engine-asan and run the tests under ASan
 # Leak checking is off: node/V8 keep allocations alive until exit by design, which LSan reports
 # as leaks outside our code; use-after-free, overflows and double frees are all detected.

@@ -1,10 +1,15 @@
 /**
- * npm run bench:models [-- --iterations 20 --json out.json --png out.png --precision fp32,int8]
+ * npm run bench:models [-- --iterations 20 --json out.json --png out.png --precision fp32,int8
+ *                          --providers cpu,htp --htp-iterations 3]
  *
  * Per model (every manifest in models/), precision and provider available here: p50/p95 of
  * preprocess, inference and head time over real photos, through the same pipeline the nodes use.
  * Prints a table, saves JSON and a PNG chart. Which processor ran the model comes from ONNX
  * Runtime's own node assignment, never from what was requested.
+ *
+ * Provider htp runs the INT8 QDQ models through the QNN provider. Without a Hexagon device (any
+ * x86-64 machine) its HTP library is a simulator: those rows show node placement and that the
+ * graphs compile for v68; their times are simulator times, not device times.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -73,6 +78,8 @@ async function main(): Promise<void> {
   const iterations = Number(flag(args.rest, '--iterations') ?? 20);
   const threads = Number(flag(args.rest, '--threads') ?? 2);
   const precisions = (flag(args.rest, '--precision') ?? 'fp32,int8').split(',') as Precision[];
+  const providers = (flag(args.rest, '--providers') ?? 'cpu').split(',') as ('cpu' | 'htp')[];
+  const htpIterations = Number(flag(args.rest, '--htp-iterations') ?? 3);
   const pngPath = flag(args.rest, '--png') ?? path.join(ROOT, 'bench-results', 'models.png');
   const jsonPath = args.jsonPath ?? path.join(ROOT, 'bench-results', 'models.json');
   const photos = await frames(path.join(ROOT, '.cache', 'photos'), 8);
@@ -85,14 +92,35 @@ async function main(): Promise<void> {
   });
   const entries: Entry[] = [];
   for (const manifest of findModelManifests(path.join(ROOT, 'models'), { skipExamples: true })) {
-    for (const precision of precisions) {
-      const p = await ModelPipeline.load(manifest, { provider: 'cpu', precision, threads });
+    const combos = providers.flatMap(
+      (provider): { provider: 'cpu' | 'htp'; precision: Precision }[] =>
+        provider === 'htp'
+          ? [{ provider, precision: 'int8' as Precision }]
+          : precisions.map((precision) => ({ provider, precision })),
+    );
+    for (const { provider, precision } of combos) {
+      let p: ModelPipeline;
+      try {
+        // 8 MB of VTCM: with 0 (device maximum) the simulator fails to finalize yolov8n-pose.
+        p = await ModelPipeline.load(manifest, {
+          provider,
+          precision,
+          threads,
+          ...(provider === 'htp' ? { htp: { vtcm_mb: 8 } } : {}),
+        });
+      } catch (e) {
+        process.stderr.write(
+          `${path.basename(manifest)} ${provider} ${precision}: not loadable: ${e instanceof Error ? e.message : String(e)}\n`,
+        );
+        continue;
+      }
+      const runs = provider === 'htp' ? htpIterations : iterations;
       const pre: number[] = [];
       const inf: number[] = [];
       const head: number[] = [];
       const total: number[] = [];
       await p.run(photos[0]!, p.needsPersonBoxes ? [personBox(photos[0]!)] : []); // warm-up
-      for (let i = 0; i < iterations; i++) {
+      for (let i = 0; i < runs; i++) {
         const f = photos[i % photos.length]!;
         const r = await p.run(f, p.needsPersonBoxes ? [personBox(f)] : []);
         pre.push(r.timings.preprocessMs);
@@ -105,10 +133,10 @@ async function main(): Promise<void> {
         model: p.name,
         weights: p.manifest.weights,
         precision,
-        provider: 'cpu',
+        provider: provider === 'htp' ? 'htp (simulator on x86-64)' : 'cpu',
         nodes_by_provider: { ...report.nodesByProvider },
         threads,
-        iterations,
+        iterations: runs,
         preprocess_ms_p50: r2(percentile(pre, 50)),
         preprocess_ms_p95: r2(percentile(pre, 95)),
         inference_ms_p50: r2(percentile(inf, 50)),
@@ -118,7 +146,7 @@ async function main(): Promise<void> {
         total_ms_p50: r2(percentile(total, 50)),
       });
       p.dispose();
-      process.stderr.write(`${p.name} ${precision}: done\n`);
+      process.stderr.write(`${p.name} ${provider} ${precision}: done\n`);
     }
   }
   const table = entries.map((e) => ({
@@ -136,7 +164,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.dirname(path.resolve(jsonPath)), { recursive: true });
   fs.writeFileSync(jsonPath, JSON.stringify(entries, null, 2) + '\n');
   const svg = barChartSvg(
-    `Model stage times, p50 (ms), CPU, ${threads} threads`,
+    `Model stage times, p50 (ms), CPU provider, ${threads} threads`,
     'ms',
     ['preprocess', 'inference', 'head'],
     entries.map((e) => ({
