@@ -5,7 +5,7 @@ import {
   encodeCompressedImage,
 } from '../../../src/ros/compressedImageCodec';
 import { FrameError, FrameErrorCode } from '../../../src/ros/frameError';
-import { makePrng, randInt } from '../../support/prng';
+import { makePrng, randInt } from '../../../src/bench/prng';
 
 const BPP: Record<string, number> = {
   rgb8: 3,

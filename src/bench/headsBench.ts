@@ -1,18 +1,19 @@
 /**
  * Head timings on realistic tensor sizes (synthetic values, deterministic). Not a test: prints
- * p50 / p95 per head. Run after a build: node dist/test/unit/heads/benchHeads.js
+ * p50 / p95 per head: npm run bench:heads [-- --json out.json]
  */
-import { buildInstanceIdImage } from '../../../src/heads/buildInstanceIdImage';
-import { colorizeLabelMap } from '../../../src/heads/colorizeLabelMap';
-import { decodeDeeplab } from '../../../src/heads/decodeDeeplab';
-import { decodeHrnetHeatmaps } from '../../../src/heads/decodeHrnetHeatmaps';
-import { decodeYoloDetections } from '../../../src/heads/decodeYoloDetections';
-import { decodeYoloPose } from '../../../src/heads/decodeYoloPose';
-import { decodeYoloSegmentation } from '../../../src/heads/decodeYoloSegmentation';
-import { letterboxTransform } from '../../../src/heads/letterboxTransform';
-import { planHrnetCrop } from '../../../src/heads/planHrnetCrop';
-import type { Tensor } from '../../../src/heads/tensor';
-import { makePrng } from '../../support/prng';
+import * as fs from 'node:fs';
+import { buildInstanceIdImage } from '../heads/buildInstanceIdImage';
+import { colorizeLabelMap } from '../heads/colorizeLabelMap';
+import { decodeDeeplab } from '../heads/decodeDeeplab';
+import { decodeHrnetHeatmaps } from '../heads/decodeHrnetHeatmaps';
+import { decodeYoloDetections } from '../heads/decodeYoloDetections';
+import { decodeYoloPose } from '../heads/decodeYoloPose';
+import { decodeYoloSegmentation } from '../heads/decodeYoloSegmentation';
+import { letterboxTransform } from '../heads/letterboxTransform';
+import { planHrnetCrop } from '../heads/planHrnetCrop';
+import type { Tensor } from '../heads/tensor';
+import { makePrng } from './prng';
 
 const rnd = makePrng(1);
 const N = 8400;
@@ -42,6 +43,8 @@ function yolo(channels: number, nc: number, objects: number): Tensor {
   return { name: 'output0', dims: [1, channels, N], data: d };
 }
 
+const figures: { head: string; p50_ms: number; p95_ms: number; results?: number }[] = [];
+
 function time<R>(label: string, fn: () => R, reps = 30): R {
   for (let i = 0; i < 3; i++) fn();
   const ts: number[] = [];
@@ -56,6 +59,12 @@ function time<R>(label: string, fn: () => R, reps = 30): R {
   const p95 = ts[Math.floor(reps * 0.95)]!.toFixed(2);
   const n = Array.isArray(r) ? ` (${r.length} results)` : '';
   console.log(`${label.padEnd(62)} p50 ${p50} ms  p95 ${p95} ms${n}`);
+  figures.push({
+    head: label,
+    p50_ms: Number(p50),
+    p95_ms: Number(p95),
+    ...(Array.isArray(r) ? { results: r.length } : {}),
+  });
   return r;
 }
 
@@ -121,3 +130,9 @@ const map = time('DeepLab argmax map [1,520,520] uint8 -> 1280x720', () =>
   decodeDeeplab(labels, T520),
 );
 time('colorizeLabelMap 1280x720 (VOC palette)', () => colorizeLabelMap(map));
+
+const jsonAt = process.argv.indexOf('--json');
+if (jsonAt >= 0 && process.argv[jsonAt + 1]) {
+  fs.writeFileSync(process.argv[jsonAt + 1]!, JSON.stringify(figures, null, 2) + '\n');
+  console.log(`wrote ${process.argv[jsonAt + 1]}`);
+}
