@@ -71,7 +71,15 @@ function preloadBinding(): void {
  */
 export function runMain(main: () => Promise<void>): void {
   main().catch((e: unknown) => {
-    if (e instanceof RosEnvironmentError || (e instanceof Error && e.name === 'ConfigError')) {
+    // Problems the user fixes by changing the environment, a parameter, a file or a model: one
+    // line naming it, no stack trace.
+    const userFacing = [
+      'RosEnvironmentError',
+      'ConfigError',
+      'ManifestMismatchError',
+      'EngineError',
+    ];
+    if (e instanceof Error && userFacing.includes(e.name)) {
       process.stderr.write(`${e.name}: ${e.message}\n`);
       process.exit(2);
     }

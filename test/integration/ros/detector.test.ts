@@ -1,0 +1,141 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { nodeScript, RunningProcess, startProcess } from '../../support/rosProcess';
+import { repoPath } from '../../support/paths';
+
+const LISTENER = repoPath('test', 'fixtures', 'ros', 'detections_listener.py');
+
+interface Summary {
+  detections: {
+    frame_id: string;
+    items: {
+      id: string;
+      class_id: string;
+      score: number;
+      center: [number, number];
+      size: [number, number];
+      frame_id: string;
+    }[];
+  }[];
+  labels: { classes: [number, string][]; threshold: number } | null;
+  jpeg: { format: string; bytes: number; soi: string } | null;
+}
+
+function iou(a: number[], b: number[]): number {
+  const iw = Math.max(0, Math.min(a[2]!, b[2]!) - Math.max(a[0]!, b[0]!));
+  const ih = Math.max(0, Math.min(a[3]!, b[3]!) - Math.max(a[1]!, b[1]!));
+  const inter = iw * ih;
+  return inter / ((a[2]! - a[0]!) * (a[3]! - a[1]!) + (b[2]! - b[0]!) * (b[3]! - b[1]!) - inter);
+}
+
+describe('detector node over real DDS (image_source -> detector -> rclpy)', function () {
+  this.timeout(120_000);
+  const procs: RunningProcess[] = [];
+  let photoDir: string;
+  before(() => {
+    photoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-det-'));
+    fs.copyFileSync(repoPath('.cache', 'photos', 'person.jpg'), path.join(photoDir, 'person.jpg'));
+  });
+  after(async () => {
+    await Promise.all(procs.splice(0).map((p) => p.stop()));
+    fs.rmSync(photoDir, { recursive: true, force: true });
+  });
+
+  it('publishes Detection2DArray with the image header, LabelInfo and an annotated JPEG', async function () {
+    const detector = startProcess('node', [
+      nodeScript('src/nodes/detectorNode.js'),
+      '--ros-args',
+      '-r',
+      '__node:=det_it',
+      '--params-file',
+      repoPath('config', 'perception.yaml'),
+      '-p',
+      'threads:=2',
+    ]);
+    procs.push(detector);
+    const loaded = await detector.waitFor(
+      /model yolov8s-fall \(fp32\) on cpu: nodes by provider (\{.*?\})/,
+      60_000,
+    );
+    assert.deepEqual(Object.keys(JSON.parse(loaded[1]!) as object), ['CPUExecutionProvider']);
+    const listener = startProcess('python3', [LISTENER, 'det_it', '3', '60']);
+    procs.push(listener);
+    await listener.waitFor(/^ready$/m, 30_000);
+    const source = startProcess('node', [
+      nodeScript('src/nodes/imageSourceNode.js'),
+      '--ros-args',
+      '-p',
+      `directory:=${photoDir}`,
+      '-p',
+      'rate_hz:=3.0',
+      '-p',
+      'frame_id:=front_camera',
+    ]);
+    procs.push(source);
+    await listener.exited();
+    const s = JSON.parse(
+      listener
+        .stdout()
+        .split('\n')
+        .find((l) => l.startsWith('{')) ?? '{}',
+    ) as Summary;
+
+    assert.ok(s.detections.length >= 3, `only ${s.detections.length} detection messages`);
+    assert.deepEqual(s.labels?.classes, [
+      [0, 'Normal'],
+      [1, 'Fall'],
+    ]);
+    assert.ok(Math.abs((s.labels?.threshold ?? 0) - 0.25) < 1e-6);
+    assert.equal(s.jpeg?.format, 'jpeg');
+    assert.equal(s.jpeg?.soi, 'ffd8', 'annotated stream carries a JPEG');
+    for (const m of s.detections) {
+      assert.equal(m.frame_id, 'front_camera', 'header copied from the image');
+      // The person in person.jpg, as the offline reference finds it (source pixels, xyxy).
+      const person = m.items.find((d) => d.class_id === '0');
+      assert.ok(person, `no person in ${JSON.stringify(m.items)}`);
+      const [cx, cy] = person.center;
+      const [w, h] = person.size;
+      const box = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2];
+      assert.ok(
+        iou(box, [182.86, 97.33, 289.32, 377.92]) >= 0.9,
+        `person box ${box.map((v) => v.toFixed(1))}`,
+      );
+      assert.ok(Math.abs(person.score - 0.621) <= 0.02);
+      assert.deepEqual(
+        m.items.map((d) => d.id),
+        m.items.map((_, i) => String(i + 1)),
+      );
+    }
+  });
+
+  it('refuses to start with a model that is not there, naming the file, in one line', async function () {
+    const p = startProcess('node', [
+      nodeScript('src/nodes/detectorNode.js'),
+      '--ros-args',
+      '-r',
+      '__node:=det_bad',
+      '-p',
+      'model:=/nonexistent/model.manifest.json',
+    ]);
+    procs.push(p);
+    assert.equal(await p.exited(), 2);
+    assert.match(p.stderr(), /ConfigError: .*\/nonexistent\/model\.manifest\.json/);
+    assert.doesNotMatch(p.stderr(), /\n\s+at /, 'no stack trace');
+  });
+
+  it('refuses an unknown class name, listing the model classes', async function () {
+    const p = startProcess('node', [
+      nodeScript('src/nodes/detectorNode.js'),
+      '--ros-args',
+      '-r',
+      '__node:=det_cls',
+      '-p',
+      'classes:=[giraffe]',
+    ]);
+    procs.push(p);
+    assert.equal(await p.exited(), 2);
+    assert.match(p.stderr(), /'giraffe' is not a class of .* \(Normal, Fall\)/);
+  });
+});
