@@ -2,9 +2,9 @@
 # The main job on this machine (CPU): installs what is missing, then
 #  1. runs every model in models/ over the bootstrap photos and writes annotated images and
 #     results.json into out/photos (the perception nodes of a later issue reuse this pipeline);
-#  2. runs the ROS 2 transport: image_source publishes the photos as a camera stream, pass_through
-#     receives them through the zero-copy raw intake and republishes them, topic_monitor checks
-#     what comes out.
+#  2. runs the same detection over ROS 2: image_source publishes the photos as a camera stream, the
+#     detector node turns them into vision_msgs/Detection2DArray and an annotated JPEG stream, and
+#     detection_monitor watches them as an operator would.
 #   scripts/demo.sh [seconds of ROS streaming]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -14,14 +14,14 @@ bash scripts/bootstrap.sh
 source scripts/env.sh
 node dist/src/tools/runModelsOnPhotos.js --out out/photos
 echo
-echo "ROS 2 transport: image_source -> pass_through -> topic_monitor for $seconds s"
+echo "ROS 2: image_source -> detector -> detection_monitor for $seconds s"
 # A domain of its own, so the demo never meets other ROS 2 graphs on this machine.
 export ROS_DOMAIN_ID="${HTP_DEMO_DOMAIN_ID:-77}"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
-node dist/src/nodes/imageSourceNode.js --ros-args -p rate_hz:=15.0 -p publish_compressed:=true &
+node dist/src/nodes/imageSourceNode.js --ros-args -p rate_hz:=5.0 &
 pids+=($!)
-node dist/src/nodes/passThroughNode.js --ros-args -p log_period_s:=5.0 &
+node dist/src/nodes/detectorNode.js --ros-args --params-file config/perception.yaml &
 pids+=($!)
-node dist/src/tools/topicMonitor.js /pass_through/image --seconds "$seconds"
+node dist/src/tools/detectionMonitor.js detector --seconds "$seconds" --save out/ros/annotated_last.jpg
