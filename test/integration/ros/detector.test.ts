@@ -110,6 +110,78 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
     }
   });
 
+  it('runs the INT8 model on the QNN provider (x86-64 HTP simulator) and reports node placement', async function () {
+    const detector = startProcess('node', [
+      nodeScript('src/nodes/detectorNode.js'),
+      '--ros-args',
+      '-r',
+      '__node:=det_htp',
+      '-p',
+      'provider:=htp',
+      '-p',
+      'precision:=int8',
+      '-p',
+      'vtcm_mb:=8',
+    ]);
+    procs.push(detector);
+    const loaded = await detector.waitFor(
+      /model yolov8s-fall \(int8\) on htp: nodes by provider (\{.*?\})/,
+      90_000,
+    );
+    const nodes = JSON.parse(loaded[1]!) as Record<string, number>;
+    assert.ok(
+      (nodes.QNNExecutionProvider ?? 0) > 800,
+      `QNN took ${nodes.QNNExecutionProvider} nodes`,
+    );
+    // The box-decode tail stays on the CPU, and the node says so instead of claiming the HTP.
+    assert.ok((nodes.CPUExecutionProvider ?? 0) > 0);
+    const listener = startProcess('python3', [LISTENER, 'det_htp', '1', '80']);
+    procs.push(listener);
+    await listener.waitFor(/^ready$/m, 30_000);
+    const source = startProcess('node', [
+      nodeScript('src/nodes/imageSourceNode.js'),
+      '--ros-args',
+      '-r',
+      '__node:=src_htp',
+      '-p',
+      `directory:=${photoDir}`,
+      '-p',
+      'rate_hz:=1.0',
+    ]);
+    procs.push(source);
+    await listener.exited();
+    const s = JSON.parse(
+      listener
+        .stdout()
+        .split('\n')
+        .find((l) => l.startsWith('{')) ?? '{}',
+    ) as Summary;
+    assert.ok(s.detections.length >= 1, 'no detections from the HTP path');
+    const person = s.detections[0]!.items.find((d) => d.class_id === '0');
+    assert.ok(person, 'the quantized model on the simulated HTP still finds the person');
+    await source.stop();
+  });
+
+  it('with require_accelerator refuses to start, listing the nodes that would run on the CPU', async function () {
+    const p = startProcess('node', [
+      nodeScript('src/nodes/detectorNode.js'),
+      '--ros-args',
+      '-r',
+      '__node:=det_req',
+      '-p',
+      'provider:=htp',
+      '-p',
+      'precision:=int8',
+      '-p',
+      'vtcm_mb:=8',
+      '-p',
+      'require_accelerator:=true',
+    ]);
+    procs.push(p);
+    assert.equal(await p.exited(), 2);
+    assert.match(p.stderr(), /EngineError: .*nodes left to the CPU: .*\(/);
+  });
+
   it('refuses to start with a model that is not there, naming the file, in one line', async function () {
     const p = startProcess('node', [
       nodeScript('src/nodes/detectorNode.js'),
