@@ -156,38 +156,10 @@ function instanceMask(
   if (width === 0 || height === 0) return { x: u0, y: v0, width, height, data };
 
   // Separable bilinear sampling positions in proto space, per source column and row.
-  const cx0 = new Int32Array(width);
-  const cfx = new Float32Array(width);
-  const rx0 = new Int32Array(height);
-  const rfy = new Float32Array(height);
-  let cMin = mw;
-  let cMax = -1;
-  let rMin = mh;
-  let rMax = -1;
-  for (let i = 0; i < width; i++) {
-    const p = clamp(
-      ((u0 + i + 0.5 - t.crop.x) * t.scaleX + t.padX) * (mw / t.dstWidth) - 0.5,
-      0,
-      mw - 1,
-    );
-    const f = Math.floor(p);
-    cx0[i] = f;
-    cfx[i] = p - f;
-    cMin = Math.min(cMin, f);
-    cMax = Math.max(cMax, Math.min(f + 1, mw - 1));
-  }
-  for (let j = 0; j < height; j++) {
-    const p = clamp(
-      ((v0 + j + 0.5 - t.crop.y) * t.scaleY + t.padY) * (mh / t.dstHeight) - 0.5,
-      0,
-      mh - 1,
-    );
-    const f = Math.floor(p);
-    rx0[j] = f;
-    rfy[j] = p - f;
-    rMin = Math.min(rMin, f);
-    rMax = Math.max(rMax, Math.min(f + 1, mh - 1));
-  }
+  const cols = protoAxis(width, u0, t.crop.x, t.scaleX, t.padX, mw / t.dstWidth, mw);
+  const rows = protoAxis(height, v0, t.crop.y, t.scaleY, t.padY, mh / t.dstHeight, mh);
+  const { i0: cx0, frac: cfx, min: cMin, max: cMax } = cols;
+  const { i0: rx0, frac: rfy, min: rMin, max: rMax } = rows;
 
   // Cropped logit field over the proto window the samples touch; zero outside the proto box.
   const fw = cMax - cMin + 1;
@@ -231,4 +203,36 @@ function instanceMask(
 
 function clamp(v: number, lo: number, hi: number): number {
   return v < lo ? lo : v > hi ? hi : v;
+}
+
+/**
+ * For `n` consecutive source pixels starting at `first` along one axis: the proto cell left of
+ * (or above) each pixel centre, the bilinear weight of the next cell, and the span of cells used.
+ */
+function protoAxis(
+  n: number,
+  first: number,
+  cropStart: number,
+  scale: number,
+  pad: number,
+  protoPerNet: number,
+  cells: number,
+): { i0: Int32Array; frac: Float32Array; min: number; max: number } {
+  const i0 = new Int32Array(n);
+  const frac = new Float32Array(n);
+  let min = cells;
+  let max = -1;
+  for (let k = 0; k < n; k++) {
+    const p = clamp(
+      ((first + k + 0.5 - cropStart) * scale + pad) * protoPerNet - 0.5,
+      0,
+      cells - 1,
+    );
+    const f = Math.floor(p);
+    i0[k] = f;
+    frac[k] = p - f;
+    min = Math.min(min, f);
+    max = Math.max(max, Math.min(f + 1, cells - 1));
+  }
+  return { i0, frac, min, max };
 }
