@@ -88,3 +88,12 @@ export function startProcess(
 export function nodeScript(relativeJs: string): string {
   return repoPath('dist', relativeJs);
 }
+
+/** The JSON object a peer script printed as its summary: its last stdout line starting with '{'. */
+export function jsonSummary<T>(p: RunningProcess): T {
+  const lines = p
+    .stdout()
+    .split('\n')
+    .filter((l) => l.startsWith('{'));
+  return JSON.parse(lines[lines.length - 1] ?? '{}') as T;
+}

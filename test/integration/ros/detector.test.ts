@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { nodeScript, RunningProcess, startProcess } from '../../support/rosProcess';
+import { jsonSummary, nodeScript, RunningProcess, startProcess } from '../../support/rosProcess';
 import { repoPath } from '../../support/paths';
 
 const LISTENER = repoPath('test', 'fixtures', 'ros', 'detections_listener.py');
@@ -75,12 +75,7 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
     ]);
     procs.push(source);
     await listener.exited();
-    const s = JSON.parse(
-      listener
-        .stdout()
-        .split('\n')
-        .find((l) => l.startsWith('{')) ?? '{}',
-    ) as Summary;
+    const s = jsonSummary<Summary>(listener);
 
     assert.ok(s.detections.length >= 3, `only ${s.detections.length} detection messages`);
     assert.deepEqual(s.labels?.classes, [
@@ -150,12 +145,7 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
     ]);
     procs.push(source);
     await listener.exited();
-    const s = JSON.parse(
-      listener
-        .stdout()
-        .split('\n')
-        .find((l) => l.startsWith('{')) ?? '{}',
-    ) as Summary;
+    const s = jsonSummary<Summary>(listener);
     assert.ok(s.detections.length >= 1, 'no detections from the HTP path');
     const person = s.detections[0]!.items.find((d) => d.class_id === '0');
     assert.ok(person, 'the quantized model on the simulated HTP still finds the person');

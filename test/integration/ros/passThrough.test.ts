@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { nodeScript, RunningProcess, startProcess } from '../../support/rosProcess';
+import { jsonSummary, nodeScript, RunningProcess, startProcess } from '../../support/rosProcess';
 import { repoPath } from '../../support/paths';
 
 const PEER = repoPath('tools', 'ros', 'image_peer.py');
@@ -61,12 +61,7 @@ describe('pass_through node over real DDS (rclpy publisher -> TypeScript raw int
     procs.push(publisher);
     assert.equal(await publisher.exited(), 0, publisher.stdout() + publisher.stderr());
     await receiver.exited();
-    const summary = JSON.parse(
-      receiver
-        .stdout()
-        .split('\n')
-        .find((l) => l.startsWith('{')) ?? '{}',
-    ) as Received;
+    const summary = jsonSummary<Received>(receiver);
 
     // Best-effort input may lose a frame on a busy machine; everything that arrives must be exact.
     assert.ok(summary.received >= count * 0.8, `received only ${summary.received} of ${count}`);
@@ -83,15 +78,7 @@ describe('pass_through node over real DDS (rclpy publisher -> TypeScript raw int
 
     // /diagnostics carries the same counts, at WARN while bad frames arrive.
     await diagnostics.exited();
-    const status = JSON.parse(
-      diagnostics
-        .stdout()
-        .split('\n')
-        .find((l) => l.startsWith('{')) ?? '{}',
-    ) as {
-      level?: number;
-      values?: Record<string, string>;
-    };
+    const status = jsonSummary<{ level?: number; values?: Record<string, string> }>(diagnostics);
     assert.equal(status.values?.rejected, '3', diagnostics.stdout());
     assert.equal(status.level, 1, 'WARN in the period the bad frames arrived');
     assert.match(status.values?.rejected_by_reason ?? '', /"STEP_TOO_SMALL":3/);
