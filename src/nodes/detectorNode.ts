@@ -45,6 +45,7 @@ export class DetectorNode {
   private processed = 0;
   private failed = 0;
   private lastFailure = '';
+  private warnedAnnotation = false;
   private inferenceMs: number[] = [];
   private lastReport = { at: performance.now(), processed: 0 };
 
@@ -176,8 +177,15 @@ export class DetectorNode {
     const wantJpeg = this.node.countSubscribers(this.annotatedJpegPub.topic) > 0;
     if (!wantRaw && !wantJpeg) return;
     const pipeline = this.pipeline!;
-    const rgb =
-      frame.encoding === 'rgb8' && frame.step === frame.width * 3 ? frame : await toRgb(frame);
+    if (!ANNOTATABLE.has(frame.encoding)) {
+      // Detections were published; only the picture for operators is skipped.
+      if (!this.warnedAnnotation) {
+        this.node.getLogger().warn(`no annotated image for ${frame.encoding} input yet`);
+      }
+      this.warnedAnnotation = true;
+      return;
+    }
+    const rgb = frame.encoding === 'rgb8' && frame.step === frame.width * 3 ? frame : toRgb(frame);
     const annotation = resultAnnotation(r, pipeline.manifest, rgb.width, rgb.height);
     if (wantJpeg) {
       const jpeg = await renderAnnotated(rgb, annotation, 'jpeg', this.config.jpeg_quality);
@@ -273,16 +281,10 @@ async function toEngineFrame(item: IntakeFrame): Promise<Frame> {
   return { data, width: info.width, height: info.height, step: info.width * 3, encoding: 'rgb8' };
 }
 
-async function toRgb(frame: Frame): Promise<Frame> {
-  if (
-    frame.encoding !== 'rgb8' &&
-    frame.encoding !== 'bgr8' &&
-    frame.encoding !== 'mono8' &&
-    frame.encoding !== 'rgba8' &&
-    frame.encoding !== 'bgra8'
-  ) {
-    throw new ConfigError(`annotated output from ${frame.encoding} input is not supported yet`);
-  }
+const ANNOTATABLE = new Set<Frame['encoding']>(['rgb8', 'bgr8', 'rgba8', 'bgra8', 'mono8']);
+
+/** Packed rgb8 copy of an 8-bit RGB/BGR(A)/mono frame, for drawing. */
+function toRgb(frame: Frame): Frame {
   const channels = frame.encoding === 'mono8' ? 1 : frame.encoding.endsWith('a8') ? 4 : 3;
   const out = Buffer.alloc(frame.width * frame.height * 3);
   for (let y = 0; y < frame.height; y++) {
