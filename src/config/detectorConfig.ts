@@ -26,6 +26,8 @@ export const DETECTOR_DEFAULTS = {
   vtcm_mb: 0,
   /** Pre-compiled graph file for fast HTP start; empty: compile at every start. */
   context_cache: '',
+  /** Detect-model manifest whose boxes a top-down pose model (HRNet) crops; empty otherwise. */
+  person_detector: '',
   /** Refuse to start if any graph node would run on the CPU instead of the HTP. */
   require_accelerator: false,
   jpeg_quality: 75,
@@ -45,6 +47,7 @@ const schema = z.object({
   htp_profile: z.string().min(1),
   vtcm_mb: z.number().int().min(0).max(64),
   context_cache: z.string(),
+  person_detector: z.string(),
   require_accelerator: z.boolean(),
   jpeg_quality: z.number().int().min(1).max(100),
 });

@@ -1,4 +1,4 @@
-import type { Detection } from '../heads/headResults';
+import type { Detection, PersonPose } from '../heads/headResults';
 import type { RosHeader } from '../ros/rosHeader';
 
 /**
@@ -48,5 +48,18 @@ export function labelInfo(
     header: headerMsg(header),
     class_map: classNames.map((name, i) => ({ class_id: i, class_name: name })),
     threshold,
+  };
+}
+
+/** htp_perception/PersonPoseArray: keypoints in the model's (COCO-17) order, source pixels. */
+export function personPoseArray(header: RosHeader, poses: readonly PersonPose[]): object {
+  const h = headerMsg(header);
+  return {
+    header: h,
+    poses: poses.map((p) => ({
+      detection: (detection2DArray(header, [p]) as { detections: object[] }).detections[0],
+      skeleton: 'coco17',
+      keypoints: p.keypoints.map((k) => ({ x: k.x, y: k.y, score: k.score })),
+    })),
   };
 }
