@@ -14,7 +14,11 @@ import {
   DiagnosticReport,
   DiagnosticsPublisher,
 } from '../ros/diagnosticsPublisher';
-import { DETECTOR_DEFAULTS, DetectorConfig, parseDetectorConfig } from '../config/detectorConfig';
+import {
+  PERCEPTION_DEFAULTS,
+  PerceptionConfig,
+  parsePerceptionConfig,
+} from '../config/perceptionConfig';
 import { ConfigError } from '../config/configError';
 import { loadModelManifest } from '../config/modelManifest';
 import type { Frame } from '../engine/engineSession';
@@ -44,7 +48,7 @@ type Task = ModelManifest['task'];
  */
 export class PerceptionNode {
   readonly node: Rclnodejs.Node;
-  readonly config: DetectorConfig;
+  readonly config: PerceptionConfig;
   readonly mailbox = new LatestFrameMailbox<IntakeFrame>();
   private pipeline: ModelPipeline | undefined;
   private personDetector: ModelPipeline | undefined;
@@ -69,7 +73,7 @@ export class PerceptionNode {
     private readonly requiredTask?: Task,
   ) {
     this.node = new rcl.Node(name);
-    this.config = parseDetectorConfig(declareParameters(rcl, this.node, DETECTOR_DEFAULTS));
+    this.config = parsePerceptionConfig(declareParameters(rcl, this.node, PERCEPTION_DEFAULTS));
     const sensor = { qos: makeQos(rcl, 'sensor_data') };
     this.annotatedPub = this.node.createPublisher('sensor_msgs/msg/Image', '~/annotated', sensor);
     this.annotatedJpegPub = this.node.createPublisher(
@@ -432,7 +436,7 @@ export async function runPerceptionNode(
   requiredTask?: Task,
 ): Promise<void> {
   if (wantsHelp(process.argv)) {
-    printHelp(name, summary, DETECTOR_DEFAULTS, [
+    printHelp(name, summary, PERCEPTION_DEFAULTS, [
       'in:  image (sensor_msgs/Image) or image/compressed',
       'out: by the model task: ~/detections (vision_msgs/Detection2DArray), ~/labels (LabelInfo,',
       '     transient local), ~/poses (htp_perception/PersonPoseArray), ~/instances (mono16),',

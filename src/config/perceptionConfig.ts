@@ -4,8 +4,8 @@ import { describeZodError } from './configError';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
-/** Parameters of the detector node, with the defaults a fresh checkout runs with. */
-export const DETECTOR_DEFAULTS = {
+/** Parameters of the perception (and detector) node, with the defaults a fresh checkout runs with. */
+export const PERCEPTION_DEFAULTS = {
   /** Model manifest (JSON) beside the ONNX files. */
   model: path.join(REPO_ROOT, 'models', 'yolov8-fall', 'yolov8s-fall.manifest.json'),
   /** cpu, or htp (Hexagon NPU through the QNN provider; needs an INT8 QDQ model). */
@@ -52,10 +52,10 @@ const schema = z.object({
   jpeg_quality: z.number().int().min(1).max(100),
 });
 
-export type DetectorConfig = z.infer<typeof schema>;
+export type PerceptionConfig = z.infer<typeof schema>;
 
-export function parseDetectorConfig(values: unknown): DetectorConfig {
+export function parsePerceptionConfig(values: unknown): PerceptionConfig {
   const r = schema.safeParse(values);
-  if (!r.success) throw describeZodError('detector parameters', r.error);
+  if (!r.success) throw describeZodError('perception node parameters', r.error);
   return r.data;
 }
