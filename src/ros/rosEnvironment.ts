@@ -79,11 +79,26 @@ export function runMain(main: () => Promise<void>): void {
       'ManifestMismatchError',
       'EngineError',
     ];
-    if (e instanceof Error && userFacing.includes(e.name)) {
-      process.stderr.write(`${e.name}: ${e.message}\n`);
-      process.exit(2);
-    }
-    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(1);
+    const oneLine = e instanceof Error && userFacing.includes(e.name);
+    process.stderr.write(
+      oneLine
+        ? `${(e as Error).name}: ${(e as Error).message}\n`
+        : `${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+    );
+    shutdownRos();
+    process.exit(oneLine ? 2 : 1);
   });
+}
+
+/**
+ * Tears the ROS context down before exiting: leaving it to process exit lets DDS threads race the
+ * static destructors, which on a loaded machine occasionally ended the process by a signal.
+ */
+function shutdownRos(): void {
+  if (!loaded) return;
+  try {
+    if (!loaded.isShutdown()) loaded.shutdown();
+  } catch {
+    // Never initialized, or already gone: nothing to tear down.
+  }
 }

@@ -42,7 +42,14 @@ export function startProcess(
     err += d.toString();
     listeners.forEach((l) => l());
   });
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // A process ended by a signal has no exit code; say which signal in its stderr, so a failing
+  // assertion on the exit code shows why.
+  const exit = new Promise<number | null>((resolve) =>
+    child.on('exit', (code, signal) => {
+      if (signal) err += `\n[process ended by ${signal}]`;
+      resolve(code);
+    }),
+  );
   return {
     child,
     stdout: () => out,

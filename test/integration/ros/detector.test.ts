@@ -168,7 +168,7 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
       'require_accelerator:=true',
     ]);
     procs.push(p);
-    assert.equal(await p.exited(), 2);
+    assert.equal(await p.exited(), 2, p.stderr());
     assert.match(p.stderr(), /EngineError: .*nodes left to the CPU: .*\(/);
   });
 
@@ -182,7 +182,7 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
       'model:=/nonexistent/model.manifest.json',
     ]);
     procs.push(p);
-    assert.equal(await p.exited(), 2);
+    assert.equal(await p.exited(), 2, p.stderr());
     assert.match(p.stderr(), /ConfigError: .*\/nonexistent\/model\.manifest\.json/);
     assert.doesNotMatch(p.stderr(), /\n\s+at /, 'no stack trace');
   });
@@ -197,7 +197,7 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
       'classes:=[giraffe]',
     ]);
     procs.push(p);
-    assert.equal(await p.exited(), 2);
+    assert.equal(await p.exited(), 2, p.stderr());
     assert.match(p.stderr(), /'giraffe' is not a class of .* \(Normal, Fall\)/);
   });
 });

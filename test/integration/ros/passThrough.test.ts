@@ -117,7 +117,7 @@ describe('pass_through node over real DDS (rclpy publisher -> TypeScript raw int
     const env: Record<string, string> = { AMENT_PREFIX_PATH: '', ROS_DISTRO: '' };
     const p = startProcess('node', [nodeScript('src/nodes/passThroughNode.js')], env);
     procs.push(p);
-    assert.equal(await p.exited(), 2);
+    assert.equal(await p.exited(), 2, p.stderr());
     const lines = p.stderr().trim().split('\n');
     assert.equal(lines.length, 1, p.stderr());
     assert.match(lines[0]!, /RosEnvironmentError: .*source scripts\/env\.sh/);

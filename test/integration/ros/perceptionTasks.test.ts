@@ -137,7 +137,7 @@ describe('perception node per task over real DDS (untrained models: plumbing)', 
       `model:=${repoPath('models', 'hrnet', 'hrnet-w32-256x192.manifest.json')}`,
     ]);
     procs.push(p);
-    assert.equal(await p.exited(), 2);
+    assert.equal(await p.exited(), 2, p.stderr());
     assert.match(p.stderr(), /ConfigError: .*person_detector/);
   });
 });
