@@ -104,3 +104,37 @@ export function jsonSummary<T>(p: RunningProcess): T {
     .filter((l) => l.startsWith('{'));
   return JSON.parse(lines[lines.length - 1] ?? '{}') as T;
 }
+
+/**
+ * Starts one of our node executables as its own process:
+ * `node dist/src/nodes/<module>.js --ros-args -r __node:=<name> -p k:=v ...`.
+ */
+export function startNode(
+  module: string,
+  name: string,
+  params: readonly string[] = [],
+  extra: readonly string[] = [],
+): RunningProcess {
+  return startProcess('node', [
+    nodeScript(`src/nodes/${module}.js`),
+    '--ros-args',
+    '-r',
+    `__node:=${name}`,
+    ...extra,
+    ...params.flatMap((p) => ['-p', p]),
+  ]);
+}
+
+/** image_source publishing the photos of `directory` as a camera stream. */
+export function startPhotoSource(
+  name: string,
+  directory: string,
+  rateHz: number,
+  frameId?: string,
+): RunningProcess {
+  return startNode('imageSourceNode', name, [
+    `directory:=${directory}`,
+    `rate_hz:=${rateHz.toFixed(1)}`,
+    ...(frameId ? [`frame_id:=${frameId}`] : []),
+  ]);
+}

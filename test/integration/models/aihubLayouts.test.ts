@@ -6,6 +6,7 @@ import type { Box, Detection, Keypoint } from '../../../src/heads/headResults';
 import { ModelPipeline, PipelineResult } from '../../../src/pipeline/modelPipeline';
 import { RuntimeChoices } from '../../../src/pipeline/manifestEngineOptions';
 import { repoPath } from '../../support/paths';
+import { boxIou } from '../../support/boxIou';
 import { photoFrame, photoNames } from '../../support/photos';
 
 // Built by scripts/setup/75-aihub-layouts.sh from the bootstrap models: AI Hub's output nodes
@@ -17,14 +18,6 @@ function aihubManifest(name: string): string {
   const file = path.join(AIHUB_DIR, `${name}.manifest.json`);
   assert.ok(fs.existsSync(file), `${file} missing: run scripts/bootstrap.sh 75`);
   return file;
-}
-
-function iou(a: Box, b: Box): number {
-  const iw = Math.max(0, Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1));
-  const ih = Math.max(0, Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1));
-  const inter = iw * ih;
-  const union = (a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - inter;
-  return union > 0 ? inter / union : 0;
 }
 
 function detections(r: PipelineResult): Detection[] {
@@ -72,7 +65,7 @@ describe('Qualcomm AI Hub output layouts give what the original layouts give (CP
           let bestIou = 0;
           got.forEach((g, i) => {
             if (used.has(i) || g.classId !== w.classId) return;
-            const v = iou(g.box, w.box);
+            const v = boxIou(g.box, w.box);
             if (v > bestIou) [best, bestIou] = [i, v];
           });
           assert.ok(best >= 0, `${name}: no AI Hub detection of class ${w.classId} matches`);

@@ -2,22 +2,15 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ModelPipeline } from '../../../src/pipeline/modelPipeline';
-import type { Box, Detection } from '../../../src/heads/headResults';
+import type { Detection } from '../../../src/heads/headResults';
 import { repoPath } from '../../support/paths';
+import { boxIou } from '../../support/boxIou';
 import { photoFrame, photoNames } from '../../support/photos';
 
 interface ReferenceFile {
   width: number;
   height: number;
   detections: { class_id: number; score: number; box_xyxy: [number, number, number, number] }[];
-}
-
-function iou(a: Box, b: Box): number {
-  const iw = Math.max(0, Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1));
-  const ih = Math.max(0, Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1));
-  const inter = iw * ih;
-  const union = (a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - inter;
-  return union > 0 ? inter / union : 0;
 }
 
 /** Greedy best-IoU matching of our detections to the reference's, same class only. */
@@ -32,7 +25,7 @@ function match(
     let bestIou = 0;
     ours.forEach((d, i) => {
       if (used.has(i) || d.classId !== r.class_id) return;
-      const v = iou(d.box, rb);
+      const v = boxIou(d.box, rb);
       if (v > bestIou) [best, bestIou] = [i, v];
     });
     if (best >= 0) used.add(best);

@@ -2,8 +2,15 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { jsonSummary, nodeScript, RunningProcess, startProcess } from '../../support/rosProcess';
+import {
+  jsonSummary,
+  RunningProcess,
+  startNode,
+  startPhotoSource,
+  startProcess,
+} from '../../support/rosProcess';
 import { repoPath } from '../../support/paths';
+import { boxIou } from '../../support/boxIou';
 
 const LISTENER = repoPath('test', 'fixtures', 'ros', 'detections_listener.py');
 
@@ -23,13 +30,6 @@ interface Summary {
   jpeg: { format: string; bytes: number; soi: string } | null;
 }
 
-function iou(a: number[], b: number[]): number {
-  const iw = Math.max(0, Math.min(a[2]!, b[2]!) - Math.max(a[0]!, b[0]!));
-  const ih = Math.max(0, Math.min(a[3]!, b[3]!) - Math.max(a[1]!, b[1]!));
-  const inter = iw * ih;
-  return inter / ((a[2]! - a[0]!) * (a[3]! - a[1]!) + (b[2]! - b[0]!) * (b[3]! - b[1]!) - inter);
-}
-
 describe('detector node over real DDS (image_source -> detector -> rclpy)', function () {
   this.timeout(120_000);
   const procs: RunningProcess[] = [];
@@ -44,16 +44,12 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
   });
 
   it('publishes Detection2DArray with the image header, LabelInfo and an annotated JPEG', async function () {
-    const detector = startProcess('node', [
-      nodeScript('src/nodes/detectorNode.js'),
-      '--ros-args',
-      '-r',
-      '__node:=det_it',
-      '--params-file',
-      repoPath('config', 'perception.yaml'),
-      '-p',
-      'threads:=2',
-    ]);
+    const detector = startNode(
+      'detectorNode',
+      'det_it',
+      ['threads:=2'],
+      ['--params-file', repoPath('config', 'perception.yaml')],
+    );
     procs.push(detector);
     const loaded = await detector.waitFor(
       /model yolov8s-fall \(fp32\) on cpu: nodes by provider (\{.*?\})/,
@@ -63,16 +59,7 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
     const listener = startProcess('python3', [LISTENER, 'det_it', '3', '60']);
     procs.push(listener);
     await listener.waitFor(/^ready$/m, 30_000);
-    const source = startProcess('node', [
-      nodeScript('src/nodes/imageSourceNode.js'),
-      '--ros-args',
-      '-p',
-      `directory:=${photoDir}`,
-      '-p',
-      'rate_hz:=3.0',
-      '-p',
-      'frame_id:=front_camera',
-    ]);
+    const source = startPhotoSource('src_it', photoDir, 3, 'front_camera');
     procs.push(source);
     await listener.exited();
     const s = jsonSummary<Summary>(listener);
@@ -92,11 +79,9 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
       assert.ok(person, `no person in ${JSON.stringify(m.items)}`);
       const [cx, cy] = person.center;
       const [w, h] = person.size;
-      const box = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2];
-      assert.ok(
-        iou(box, [182.86, 97.33, 289.32, 377.92]) >= 0.9,
-        `person box ${box.map((v) => v.toFixed(1))}`,
-      );
+      const box = { x1: cx - w / 2, y1: cy - h / 2, x2: cx + w / 2, y2: cy + h / 2 };
+      const reference = { x1: 182.86, y1: 97.33, x2: 289.32, y2: 377.92 };
+      assert.ok(boxIou(box, reference) >= 0.9, `person box ${JSON.stringify(box)}`);
       assert.ok(Math.abs(person.score - 0.621) <= 0.02);
       assert.deepEqual(
         m.items.map((d) => d.id),
@@ -106,16 +91,9 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
   });
 
   it('runs the INT8 model on the QNN provider (x86-64 HTP simulator) and reports node placement', async function () {
-    const detector = startProcess('node', [
-      nodeScript('src/nodes/detectorNode.js'),
-      '--ros-args',
-      '-r',
-      '__node:=det_htp',
-      '-p',
+    const detector = startNode('detectorNode', 'det_htp', [
       'provider:=htp',
-      '-p',
       'precision:=int8',
-      '-p',
       'vtcm_mb:=8',
     ]);
     procs.push(detector);
@@ -133,16 +111,7 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
     const listener = startProcess('python3', [LISTENER, 'det_htp', '1', '80']);
     procs.push(listener);
     await listener.waitFor(/^ready$/m, 30_000);
-    const source = startProcess('node', [
-      nodeScript('src/nodes/imageSourceNode.js'),
-      '--ros-args',
-      '-r',
-      '__node:=src_htp',
-      '-p',
-      `directory:=${photoDir}`,
-      '-p',
-      'rate_hz:=1.0',
-    ]);
+    const source = startPhotoSource('src_htp', photoDir, 1);
     procs.push(source);
     await listener.exited();
     const s = jsonSummary<Summary>(listener);
@@ -153,18 +122,10 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
   });
 
   it('with require_accelerator refuses to start, listing the nodes that would run on the CPU', async function () {
-    const p = startProcess('node', [
-      nodeScript('src/nodes/detectorNode.js'),
-      '--ros-args',
-      '-r',
-      '__node:=det_req',
-      '-p',
+    const p = startNode('detectorNode', 'det_req', [
       'provider:=htp',
-      '-p',
       'precision:=int8',
-      '-p',
       'vtcm_mb:=8',
-      '-p',
       'require_accelerator:=true',
     ]);
     procs.push(p);
@@ -173,14 +134,7 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
   });
 
   it('refuses to start with a model that is not there, naming the file, in one line', async function () {
-    const p = startProcess('node', [
-      nodeScript('src/nodes/detectorNode.js'),
-      '--ros-args',
-      '-r',
-      '__node:=det_bad',
-      '-p',
-      'model:=/nonexistent/model.manifest.json',
-    ]);
+    const p = startNode('detectorNode', 'det_bad', ['model:=/nonexistent/model.manifest.json']);
     procs.push(p);
     assert.equal(await p.exited(), 2, p.stderr());
     assert.match(p.stderr(), /ConfigError: .*\/nonexistent\/model\.manifest\.json/);
@@ -188,14 +142,7 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
   });
 
   it('refuses an unknown class name, listing the model classes', async function () {
-    const p = startProcess('node', [
-      nodeScript('src/nodes/detectorNode.js'),
-      '--ros-args',
-      '-r',
-      '__node:=det_cls',
-      '-p',
-      'classes:=[giraffe]',
-    ]);
+    const p = startNode('detectorNode', 'det_cls', ['classes:=[giraffe]']);
     procs.push(p);
     assert.equal(await p.exited(), 2, p.stderr());
     assert.match(p.stderr(), /'giraffe' is not a class of .* \(Normal, Fall\)/);

@@ -1,5 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { jsonSummary, nodeScript, RunningProcess, startProcess } from '../../support/rosProcess';
+import {
+  jsonSummary,
+  nodeScript,
+  RunningProcess,
+  startNode,
+  startProcess,
+} from '../../support/rosProcess';
 import { repoPath } from '../../support/paths';
 
 const PEER = repoPath('tools', 'ros', 'image_peer.py');
@@ -19,14 +25,7 @@ describe('pass_through node over real DDS (rclpy publisher -> TypeScript raw int
 
   it('republishes every encoding byte-exact with its header, and counts malformed frames', async function () {
     const count = 36;
-    const node = startProcess('node', [
-      nodeScript('src/nodes/passThroughNode.js'),
-      '--ros-args',
-      '-r',
-      '__node:=pt_it',
-      '-p',
-      'log_period_s:=0.5',
-    ]);
+    const node = startNode('passThroughNode', 'pt_it', ['log_period_s:=0.5']);
     procs.push(node);
     const receiver = startProcess('python3', [
       PEER,
@@ -86,14 +85,7 @@ describe('pass_through node over real DDS (rclpy publisher -> TypeScript raw int
   });
 
   it('reports a publisher whose QoS can never match input_qos, instead of waiting silently', async function () {
-    const node = startProcess('node', [
-      nodeScript('src/nodes/passThroughNode.js'),
-      '--ros-args',
-      '-r',
-      '__node:=pt_qos',
-      '-p',
-      'input_qos:=reliable',
-    ]);
+    const node = startNode('passThroughNode', 'pt_qos', ['input_qos:=reliable']);
     procs.push(node);
     const publisher = startProcess('python3', [
       PEER,

@@ -2,7 +2,13 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { jsonSummary, nodeScript, RunningProcess, startProcess } from '../../support/rosProcess';
+import {
+  jsonSummary,
+  RunningProcess,
+  startNode,
+  startPhotoSource,
+  startProcess,
+} from '../../support/rosProcess';
 import { repoPath } from '../../support/paths';
 
 const LISTENER = repoPath('test', 'fixtures', 'ros', 'perception_listener.py');
@@ -46,32 +52,13 @@ describe('perception node per task over real DDS (untrained models: plumbing)', 
   after(() => fs.rmSync(photoDir, { recursive: true, force: true }));
 
   async function run(nodeName: string, params: string[], outputs: string[]): Promise<Summary> {
-    const perception = startProcess('node', [
-      nodeScript('src/nodes/perceptionNode.js'),
-      '--ros-args',
-      '-r',
-      `__node:=${nodeName}`,
-      '-p',
-      'threads:=2',
-      ...params.flatMap((p) => ['-p', p]),
-    ]);
+    const perception = startNode('perceptionNode', nodeName, ['threads:=2', ...params]);
     procs.push(perception);
     await perception.waitFor(/nodes by provider/, 60_000);
     const listener = startProcess('python3', [LISTENER, nodeName, '60', ...outputs]);
     procs.push(listener);
     await listener.waitFor(/^ready$/m, 30_000);
-    const source = startProcess('node', [
-      nodeScript('src/nodes/imageSourceNode.js'),
-      '--ros-args',
-      '-r',
-      `__node:=src_${nodeName}`,
-      '-p',
-      `directory:=${photoDir}`,
-      '-p',
-      'rate_hz:=2.0',
-      '-p',
-      'frame_id:=cam',
-    ]);
+    const source = startPhotoSource(`src_${nodeName}`, photoDir, 2, 'cam');
     procs.push(source);
     await listener.exited();
     return jsonSummary<Summary>(listener);
@@ -128,12 +115,7 @@ describe('perception node per task over real DDS (untrained models: plumbing)', 
   });
 
   it('refuses HRNet without a person_detector, naming the parameter', async function () {
-    const p = startProcess('node', [
-      nodeScript('src/nodes/perceptionNode.js'),
-      '--ros-args',
-      '-r',
-      '__node:=pose_bad',
-      '-p',
+    const p = startNode('perceptionNode', 'pose_bad', [
       `model:=${repoPath('models', 'hrnet', 'hrnet-w32-256x192.manifest.json')}`,
     ]);
     procs.push(p);
