@@ -104,6 +104,19 @@ export class CdrReader {
     return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
   }
 
+  /**
+   * Checks that the message ends after the last field: up to 3 bytes of final alignment padding
+   * are allowed, anything more means a length field lied.
+   */
+  end(lastField: string): void {
+    if (this.remaining > 3) {
+      throw new FrameError(
+        'TRAILING_BYTES',
+        `${this.remaining} bytes after the ${lastField} field`,
+      );
+    }
+  }
+
   /** A sequence<uint8>: the returned array is a view into the message, not a copy. */
   byteSequence(field: string): Uint8Array {
     const length = this.uint32(`${field} length`);

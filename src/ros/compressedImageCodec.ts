@@ -18,9 +18,7 @@ export function decodeCompressedImage(message: Uint8Array): CompressedFrame {
   const header = readHeader(r);
   const format = r.string('format');
   const data = r.byteSequence('data');
-  if (r.remaining > 3) {
-    throw new FrameError('TRAILING_BYTES', `${r.remaining} bytes after the data field`);
-  }
+  r.end('data');
   if (data.length === 0) {
     throw new FrameError('EMPTY_DATA', 'compressed image has no data');
   }

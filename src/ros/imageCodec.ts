@@ -41,9 +41,7 @@ export function decodeImage(message: Uint8Array): ImageFrame {
   const isBigEndian = r.uint8('is_bigendian');
   const step = r.uint32('step');
   const data = r.byteSequence('data');
-  if (r.remaining > 3) {
-    throw new FrameError('TRAILING_BYTES', `${r.remaining} bytes after the data field`);
-  }
+  r.end('data');
   const encoding = parseImageEncoding(encodingName);
   if (encoding === undefined) {
     throw new FrameError('UNKNOWN_ENCODING', `encoding "${encodingName}" is not supported`);
