@@ -9,6 +9,19 @@ export interface NmsOptions {
   readonly classAware: boolean;
 }
 
+/** Rejects an IoU threshold outside 0..1 or a detection cap that is not an integer >= 0. */
+export function checkNmsLimits(iouThreshold: number, maxDetections: number): void {
+  if (!(iouThreshold >= 0 && iouThreshold <= 1)) {
+    throw new HeadError('BAD_OPTION', `iouThreshold must be in 0..1, got ${iouThreshold}`);
+  }
+  if (!Number.isInteger(maxDetections) || maxDetections < 0) {
+    throw new HeadError(
+      'BAD_OPTION',
+      `maxDetections must be an integer >= 0, got ${maxDetections}`,
+    );
+  }
+}
+
 /**
  * Greedy non-maximum suppression. `boxes` holds x1, y1, x2, y2 per candidate (any one coordinate
  * system), `scores` one score per candidate, `classIds` one class per candidate (ignored when not
@@ -29,15 +42,7 @@ export function nonMaxSuppression(
     );
   }
   const { iouThreshold, maxDetections, classAware } = options;
-  if (!(iouThreshold >= 0 && iouThreshold <= 1)) {
-    throw new HeadError('BAD_OPTION', `iouThreshold must be in 0..1, got ${iouThreshold}`);
-  }
-  if (!Number.isInteger(maxDetections) || maxDetections < 0) {
-    throw new HeadError(
-      'BAD_OPTION',
-      `maxDetections must be an integer >= 0, got ${maxDetections}`,
-    );
-  }
+  checkNmsLimits(iouThreshold, maxDetections);
 
   const order: number[] = [];
   for (let i = 0; i < n; i++) if (!Number.isNaN(scores[i]!)) order.push(i);

@@ -1,5 +1,5 @@
 import { HeadError } from './headError';
-import { nonMaxSuppression } from './nonMaxSuppression';
+import { checkNmsLimits, nonMaxSuppression } from './nonMaxSuppression';
 
 /** Thresholds shared by the YOLOv8 heads. Defaults are Ultralytics predict's. */
 export interface YoloSelectOptions {
@@ -71,15 +71,7 @@ export function resolveYoloSelectOptions(o: YoloSelectOptions): ResolvedYoloSele
   if (!Number.isFinite(scoreThreshold)) {
     throw new HeadError('BAD_OPTION', `scoreThreshold must be finite, got ${scoreThreshold}`);
   }
-  if (!(iouThreshold >= 0 && iouThreshold <= 1)) {
-    throw new HeadError('BAD_OPTION', `iouThreshold must be in 0..1, got ${iouThreshold}`);
-  }
-  if (!Number.isInteger(maxDetections) || maxDetections < 0) {
-    throw new HeadError(
-      'BAD_OPTION',
-      `maxDetections must be an integer >= 0, got ${maxDetections}`,
-    );
-  }
+  checkNmsLimits(iouThreshold, maxDetections);
   if (!Number.isInteger(maxCandidates) || maxCandidates < 1) {
     throw new HeadError(
       'BAD_OPTION',
