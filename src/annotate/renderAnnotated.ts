@@ -10,11 +10,14 @@ export interface RgbImage {
   readonly data: Uint8Array;
 }
 
-/** Draws the annotation over the image and encodes it (JPEG for streams, PNG for files). */
+/**
+ * Draws the annotation over the image and encodes it: JPEG for streams, PNG for files, or 'rgb8'
+ * for packed pixels of the image's size (a raw sensor_msgs/Image).
+ */
 export async function renderAnnotated(
   image: RgbImage,
   annotation: Annotation,
-  format: 'jpeg' | 'png',
+  format: 'jpeg' | 'png' | 'rgb8',
   quality = 80,
 ): Promise<Buffer> {
   const layers: sharp.OverlayOptions[] = [];
@@ -34,5 +37,8 @@ export async function renderAnnotated(
   const base = sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
     raw: { width: image.width, height: image.height, channels: 3 },
   }).composite(layers);
-  return format === 'jpeg' ? base.jpeg({ quality }).toBuffer() : base.png().toBuffer();
+  if (format === 'jpeg') return base.jpeg({ quality }).toBuffer();
+  if (format === 'png') return base.png().toBuffer();
+  // The SVG layer brings an alpha channel into the composite; a raw image is plain rgb8.
+  return base.removeAlpha().raw().toBuffer();
 }

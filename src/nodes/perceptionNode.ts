@@ -309,18 +309,14 @@ export class PerceptionNode {
       this.annotatedJpegPub.publish(encodeCompressedImage({ header, format: 'jpeg', data: jpeg }));
     }
     if (wantRaw) {
-      const png = await renderAnnotated(rgb, annotation, 'png');
-      const { data, info } = await sharp(png)
-        .removeAlpha()
-        .raw()
-        .toBuffer({ resolveWithObject: true });
+      const data = await renderAnnotated(rgb, annotation, 'rgb8');
       this.annotatedPub.publish(
         encodeImage({
           header,
-          height: info.height,
-          width: info.width,
+          height: rgb.height,
+          width: rgb.width,
           encoding: 'rgb8',
-          step: info.width * 3,
+          step: rgb.width * 3,
           data,
         }),
       );

@@ -67,4 +67,19 @@ describe('annotation rendering', function () {
     assert.ok(near(px(50, 35), paletteColor(3)), `mask pixel is ${px(50, 35)}`);
     assert.deepEqual(px(15, 5), [0, 0, 0], 'untouched background');
   });
+
+  it('renders packed rgb8 pixels equal to the decoded PNG, for raw image topics', async function () {
+    const width = 20;
+    const height = 10;
+    const data = new Uint8Array(width * height * 3).fill(90);
+    const annotation = {
+      boxes: [{ x1: 2, y1: 2, x2: 15, y2: 8, label: 'x', colorIndex: 5 }],
+      keypoints: [],
+    };
+    const raw = await renderAnnotated({ width, height, data }, annotation, 'rgb8');
+    assert.equal(raw.length, width * height * 3);
+    const png = await renderAnnotated({ width, height, data }, annotation, 'png');
+    const decoded = await sharp(png).removeAlpha().raw().toBuffer();
+    assert.ok(raw.equals(decoded));
+  });
 });
