@@ -14,6 +14,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import sharp from 'sharp';
+import { listPhotos, loadRgbFrame } from '../nodes/photoFrames';
 import { findModelManifests } from '../config/findModelManifests';
 import type { Frame } from '../engine/engineSession';
 import { ModelPipeline } from '../pipeline/modelPipeline';
@@ -48,27 +49,7 @@ function flag(rest: readonly string[], name: string): string | undefined {
 }
 
 async function frames(dir: string, limit: number): Promise<Frame[]> {
-  const files = fs
-    .readdirSync(dir)
-    .filter((f) => /\.(jpe?g|png)$/i.test(f))
-    .sort()
-    .slice(0, limit);
-  return Promise.all(
-    files.map(async (f) => {
-      const { data, info } = await sharp(path.join(dir, f))
-        .removeAlpha()
-        .toColourspace('srgb')
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      return {
-        data,
-        width: info.width,
-        height: info.height,
-        step: info.width * 3,
-        encoding: 'rgb8' as const,
-      };
-    }),
-  );
+  return Promise.all(listPhotos(dir).slice(0, limit).map(loadRgbFrame));
 }
 
 const r2 = (v: number): number => Math.round(v * 100) / 100;

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import sharp from 'sharp';
 import { ConfigError } from '../config/configError';
+import type { Frame } from '../engine/engineSession';
 
 export interface DecodedPhoto {
   readonly name: string;
@@ -65,4 +66,15 @@ export async function decodePhoto(
     data,
     jpeg,
   };
+}
+
+/** A photo file as a packed rgb8 frame (EXIF orientation applied, as OpenCV's imread does). */
+export async function loadRgbFrame(file: string): Promise<Frame> {
+  const { data, info } = await sharp(file)
+    .rotate()
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, step: info.width * 3, encoding: 'rgb8' };
 }

@@ -6,15 +6,14 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import sharp from 'sharp';
 import { findModelManifests } from '../config/findModelManifests';
-import type { Frame } from '../engine/engineSession';
 import type { Box } from '../heads/headResults';
 import { ModelPipeline, PipelineResult } from '../pipeline/modelPipeline';
 import type { Precision } from '../pipeline/manifestEngineOptions';
 import { renderAnnotated } from '../annotate/renderAnnotated';
 import { resultAnnotation } from '../annotate/resultAnnotation';
 import { formatTable, percentile } from '../bench/benchArgs';
+import { listPhotos, loadRgbFrame } from '../nodes/photoFrames';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -37,16 +36,6 @@ function parseArgs(argv: readonly string[]): Args {
     out: get('--out', path.join(ROOT, 'out', 'photos')),
     precision,
   };
-}
-
-async function loadFrame(file: string): Promise<Frame> {
-  const { data, info } = await sharp(file)
-    .rotate()
-    .removeAlpha()
-    .toColourspace('srgb')
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, step: info.width * 3, encoding: 'rgb8' };
 }
 
 function progress(done: number, total: number, label: string): void {
@@ -88,11 +77,7 @@ function personBoxes(result: PipelineResult | undefined): Box[] {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const photos = fs
-    .readdirSync(args.photos)
-    .filter((f) => /\.(jpe?g|png)$/i.test(f))
-    .sort();
-  if (photos.length === 0) throw new Error(`no photos in ${args.photos}: run scripts/bootstrap.sh`);
+  const photos = listPhotos(args.photos).map((f) => path.basename(f));
   const manifests = findModelManifests(path.join(ROOT, 'models'), { skipExamples: true });
   const pipelines: ModelPipeline[] = [];
   for (const m of manifests)
@@ -118,7 +103,7 @@ async function main(): Promise<void> {
   const total = photos.length * pipelines.length;
   let done = 0;
   for (const photo of photos) {
-    const frame = await loadFrame(path.join(args.photos, photo));
+    const frame = await loadRgbFrame(path.join(args.photos, photo));
     const perModel: Record<string, PipelineResult> = {};
     for (const p of order) {
       const r = await p.run(
