@@ -1,7 +1,5 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import {
   jsonSummary,
   RunningProcess,
@@ -10,6 +8,7 @@ import {
   startProcess,
 } from '../../support/rosProcess';
 import { repoPath } from '../../support/paths';
+import { photoDirWith } from '../../support/photos';
 import { boxIou } from '../../support/boxIou';
 
 const LISTENER = repoPath('test', 'fixtures', 'ros', 'detections_listener.py');
@@ -35,8 +34,7 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
   const procs: RunningProcess[] = [];
   let photoDir: string;
   before(() => {
-    photoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-det-'));
-    fs.copyFileSync(repoPath('.cache', 'photos', 'person.jpg'), path.join(photoDir, 'person.jpg'));
+    photoDir = photoDirWith('person.jpg');
   });
   after(async () => {
     await Promise.all(procs.splice(0).map((p) => p.stop()));

@@ -1,7 +1,5 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import {
   jsonSummary,
   RunningProcess,
@@ -10,6 +8,7 @@ import {
   startProcess,
 } from '../../support/rosProcess';
 import { repoPath } from '../../support/paths';
+import { photoDirWith } from '../../support/photos';
 
 const LISTENER = repoPath('test', 'fixtures', 'ros', 'perception_listener.py');
 const PERSON_JPG = { width: 640, height: 424 };
@@ -43,8 +42,7 @@ describe('perception node per task over real DDS (untrained models: plumbing)', 
   const procs: RunningProcess[] = [];
   let photoDir: string;
   before(() => {
-    photoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-perc-'));
-    fs.copyFileSync(repoPath('.cache', 'photos', 'person.jpg'), path.join(photoDir, 'person.jpg'));
+    photoDir = photoDirWith('person.jpg');
   });
   afterEach(async () => {
     await Promise.all(procs.splice(0).map((p) => p.stop()));
