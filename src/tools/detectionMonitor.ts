@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
 import { makeQos } from '../ros/qosProfile';
 import { decodeCompressedImage } from '../ros/compressedImageCodec';
+import { percentile } from '../bench/benchArgs';
 
 interface DetArray {
   header: { stamp: { sec: number; nanosec: number } };
@@ -67,7 +68,6 @@ async function main(): Promise<void> {
   );
   node.spin();
   await new Promise((r) => setTimeout(r, seconds * 1000));
-  latencies.sort((a, b) => a - b);
   const classes = [...perClass.entries()]
     .map(([id, n]) => `${names.get(id) ?? id} ${n}`)
     .join(', ');
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     [
       `/${name}/detections: ${messages} messages in ${seconds} s (${(messages / seconds).toFixed(1)} Hz)`,
       `detections per class: ${classes || 'none'}`,
-      `latency from image stamp to detections: p50 ${latencies[latencies.length >> 1]?.toFixed(1) ?? '-'} ms`,
+      `latency from image stamp to detections: p50 ${latencies.length ? percentile(latencies, 50).toFixed(1) : '-'} ms`,
       `/${name}/annotated/compressed: ${jpegs} JPEG frames`,
     ].join('\n') + '\n',
   );
