@@ -5,7 +5,6 @@ import { stampNow } from './rosHeader';
 export const DIAG_OK = 0;
 export const DIAG_WARN = 1;
 export const DIAG_ERROR = 2;
-export const DIAG_STALE = 3;
 
 export interface DiagnosticReport {
   readonly level: number;

@@ -13,21 +13,6 @@ export type FrameErrorCode =
   | 'TRAILING_BYTES'
   | 'EMPTY_DATA';
 
-export const FRAME_ERROR_CODES: readonly FrameErrorCode[] = [
-  'TRUNCATED',
-  'BAD_ENCAPSULATION',
-  'BAD_STRING',
-  'BAD_HEADER',
-  'UNKNOWN_ENCODING',
-  'ZERO_SIZE',
-  'TOO_LARGE',
-  'BAD_GEOMETRY',
-  'STEP_TOO_SMALL',
-  'DATA_TOO_SHORT',
-  'TRAILING_BYTES',
-  'EMPTY_DATA',
-];
-
 /** A frame that cannot be processed. The node counts it by `code` and carries on. */
 export class FrameError extends Error {
   override readonly name = 'FrameError';

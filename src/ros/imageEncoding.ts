@@ -24,8 +24,6 @@ const LAYOUTS: Readonly<Record<ImageEncoding, EncodingLayout>> = {
   nv12: { rowBytesPerPixel: 1, planeFactor: 1.5, widthMultiple: 2, heightMultiple: 2 },
 };
 
-export const IMAGE_ENCODINGS = Object.keys(LAYOUTS) as ImageEncoding[];
-
 /** Aliases other drivers publish for the same byte layouts. */
 const ALIASES: Readonly<Record<string, ImageEncoding>> = {
   yuv422_yuy2: 'yuyv',

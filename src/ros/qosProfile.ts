@@ -2,7 +2,6 @@ import type * as Rclnodejs from 'rclnodejs';
 
 /** Input QoS choices exposed as the `input_qos` parameter. */
 export type QosName = 'sensor_data' | 'reliable' | 'default';
-export const QOS_NAMES: readonly QosName[] = ['sensor_data', 'reliable', 'default'];
 
 /**
  * sensor_data: best effort, keep last 1: a camera stream where only the newest frame matters.
