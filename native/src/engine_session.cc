@@ -94,28 +94,31 @@ SessionCore::SessionCore(const LoadOptions& o) : opts(o) {
   so.SetInterOpNumThreads(1);
   so.SetGraphOptimizationLevel(GraphOptimizationLevel::ORT_ENABLE_ALL);
   so.AddConfigEntry(kOrtSessionOptionsRecordEpGraphAssignmentInfo, "1");
+  for (const auto& [k, v] : o.session_config) so.AddConfigEntry(k.c_str(), v.c_str());
   std::string path = o.model_path;
-  if (o.provider == "htp") {
-    // The HTP compiles static graphs only: a symbolic batch (or a symbolic size the manifest fixes)
-    // would make the provider silently decline every node. Pin them, read from a cheap probe session.
-    try {
-      Ort::SessionOptions probe_opts;
-      probe_opts.SetGraphOptimizationLevel(GraphOptimizationLevel::ORT_DISABLE_ALL);
-      Ort::Session probe(env, o.model_path.c_str(), probe_opts);
-      for (size_t i = 0; i < probe.GetInputCount(); ++i) {
-        IoInfo io = Describe("", probe.GetInputTypeInfo(i));
-        if (io.dims.size() != 4) continue;
-        const bool nhwc = o.layout == "nhwc" || (o.layout == "auto" && (io.dims[3] == 3 || io.dims[3] == 1) &&
-                                                 !(io.dims[1] == 3 || io.dims[1] == 1));
-        const int64_t fixed[4] = {1, nhwc ? o.pre_height : -1, nhwc ? o.pre_width : o.pre_height,
-                                  nhwc ? -1 : o.pre_width};
-        for (size_t d = 0; d < 4; ++d)
-          if (!io.symbolic[d].empty() && io.dims[d] < 0 && fixed[d] > 0)
-            so.AddFreeDimensionOverrideByName(io.symbolic[d].c_str(), fixed[d]);
-      }
-    } catch (const Ort::Exception&) {
-      // The real load below reports the problem with the right code.
+  // We always run batch 1 at the manifest's size. The HTP compiles static graphs only: a symbolic
+  // batch (or a symbolic size the manifest fixes) would make the provider silently decline every
+  // node. On the CPU, static shapes give the kernels (and results, bit for bit) of the same model
+  // exported with fixed shapes. Pin them, read from a cheap probe session.
+  try {
+    Ort::SessionOptions probe_opts;
+    probe_opts.SetGraphOptimizationLevel(GraphOptimizationLevel::ORT_DISABLE_ALL);
+    Ort::Session probe(env, o.model_path.c_str(), probe_opts);
+    for (size_t i = 0; i < probe.GetInputCount(); ++i) {
+      IoInfo io = Describe("", probe.GetInputTypeInfo(i));
+      if (io.dims.size() != 4) continue;
+      const bool nhwc = o.layout == "nhwc" || (o.layout == "auto" && (io.dims[3] == 3 || io.dims[3] == 1) &&
+                                               !(io.dims[1] == 3 || io.dims[1] == 1));
+      const int64_t fixed[4] = {1, nhwc ? o.pre_height : -1, nhwc ? o.pre_width : o.pre_height,
+                                nhwc ? -1 : o.pre_width};
+      for (size_t d = 0; d < 4; ++d)
+        if (!io.symbolic[d].empty() && io.dims[d] < 0 && fixed[d] > 0)
+          so.AddFreeDimensionOverrideByName(io.symbolic[d].c_str(), fixed[d]);
     }
+  } catch (const Ort::Exception&) {
+    // The real load below reports the problem with the right code.
+  }
+  if (o.provider == "htp") {
     auto devices = PluginEpDevices("QNNExecutionProvider", o.provider_library, "QNNExecutionProvider");
     std::vector<Ort::ConstEpDevice> one{devices.front()};
     std::unordered_map<std::string, std::string> kv(o.ep_options.begin(), o.ep_options.end());
@@ -291,6 +294,14 @@ LoadOptions ParseLoadOptions(const Napi::Object& o) {
   l.threads = static_cast<int>(Num(o, "threads", 0));
   l.input_name = Str(o, "inputName");
   l.require_accelerator = Bool(o, "requireAccelerator", false);
+  {
+    Napi::Object sc = o.Get("sessionConfig").As<Napi::Object>();
+    Napi::Array keys = sc.GetPropertyNames();
+    for (uint32_t i = 0; i < keys.Length(); ++i) {
+      std::string k = keys.Get(i).As<Napi::String>().Utf8Value();
+      l.session_config.emplace_back(k, sc.Get(k).As<Napi::String>().Utf8Value());
+    }
+  }
   if (o.Get("preprocess").IsObject()) {
     Napi::Object p = o.Get("preprocess").As<Napi::Object>();
     l.pre_width = static_cast<int>(Num(p, "width", 0));

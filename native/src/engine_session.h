@@ -45,6 +45,8 @@ struct LoadOptions {
   float input_scale = 1.f;
   int input_zero = 0;
   bool require_accelerator = false;
+  // ONNX Runtime session config entries chosen by the TypeScript side (e.g. the x64 INT8 kernels).
+  std::vector<std::pair<std::string, std::string>> session_config;
   // htp
   std::string provider_library;
   std::vector<std::pair<std::string, std::string>> ep_options;

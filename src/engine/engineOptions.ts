@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { EngineError } from './engineError';
 import type { NativeLoadOptions } from './nativeAddon';
 import { PACKAGE_ROOT } from './nativeAddon';
+import { autoInt8Kernels, CpuInt8Kernels, hostCpuFacts, int8SessionConfig } from './cpuInt8Kernels';
 import { POWER_PROFILE_NAMES, POWER_PROFILES } from './powerProfiles';
 import type { PowerProfileName } from './powerProfiles';
 
@@ -72,6 +73,11 @@ export const EngineOptionsSchema = z
     /** Quantization of integer outputs, by output name (attached to the returned tensors). */
     outputQuantization: z.record(z.string(), quantization).default({}),
     htp: HtpOptionsSchema.prefault({}),
+    /**
+     * INT8 kernels of the CPU provider (see cpuInt8Kernels.ts): auto picks the exact u8u8 ones on
+     * x86-64 CPUs whose u8s8 kernels saturate (no VNNI), the fast u8s8 ones elsewhere.
+     */
+    cpuInt8Kernels: z.enum(['auto', 'u8s8', 'u8u8']).default('auto'),
   })
   .strict();
 
@@ -98,6 +104,11 @@ export function parseEngineOptions(input: unknown): EngineOptions {
   return r.data;
 }
 
+/** The CPU provider's INT8 kernels these options select on this machine. */
+export function resolvedInt8Kernels(o: EngineOptions): CpuInt8Kernels {
+  return o.cpuInt8Kernels === 'auto' ? autoInt8Kernels(hostCpuFacts()) : o.cpuInt8Kernels;
+}
+
 export function toNativeOptions(o: EngineOptions): NativeLoadOptions {
   const pre = o.preprocess;
   const native: NativeLoadOptions = {
@@ -106,6 +117,7 @@ export function toNativeOptions(o: EngineOptions): NativeLoadOptions {
     threads: o.threads,
     inputName: o.inputName ?? '',
     requireAccelerator: o.htp.require_accelerator,
+    sessionConfig: int8SessionConfig(resolvedInt8Kernels(o)),
     preprocess: {
       width: pre.width ?? 0,
       height: pre.height ?? 0,

@@ -7,7 +7,9 @@ import * as fs from 'node:fs';
 import type { ImageTransform, Tensor, TensorData } from '../heads/tensor';
 import { EngineError } from './engineError';
 import type { EngineOptions, EngineOptionsInput } from './engineOptions';
-import { parseEngineOptions, toNativeOptions } from './engineOptions';
+import { parseEngineOptions, resolvedInt8Kernels, toNativeOptions } from './engineOptions';
+import type { CpuInt8Kernels } from './cpuInt8Kernels';
+import { hostCpuFacts, u8s8Saturates } from './cpuInt8Kernels';
 import type { NativeOutput, NativeSession, NativeSessionInfo } from './nativeAddon';
 import { nativeAddon } from './nativeAddon';
 import type { PowerBackend, VoterClock, VoterStats } from './powerVoter';
@@ -57,6 +59,12 @@ export interface ProviderReport {
   /** Nodes placed on the CPU provider (all of them for provider 'cpu'). */
   readonly cpuNodes: readonly { readonly name: string; readonly opType: string }[];
   readonly fullyAccelerated: boolean;
+  /**
+   * INT8 kernels of the CPU provider for this session, and whether they saturate on this CPU
+   * (only when u8s8 was forced on an x86-64 CPU without VNNI).
+   */
+  readonly cpuInt8Kernels: CpuInt8Kernels;
+  readonly cpuInt8Saturates: boolean;
   readonly modelSource: 'onnx' | 'context_cache';
   readonly contextCacheWritten: boolean;
 }
@@ -193,6 +201,7 @@ export class EngineSession {
     const nodesByProvider: Record<string, number> = {};
     for (const c of p.counts) nodesByProvider[c.provider] = c.nodes;
     const qnnNodes = nodesByProvider.QNNExecutionProvider ?? 0;
+    const kernels = resolvedInt8Kernels(this.options);
     const note =
       p.note ||
       (p.requested === 'htp' && p.assignmentKnown && qnnNodes === 0
@@ -206,6 +215,8 @@ export class EngineSession {
       cpuNodes: p.cpuNodes,
       fullyAccelerated:
         p.requested === 'htp' && p.assignmentKnown && qnnNodes > 0 && p.cpuNodes.length === 0,
+      cpuInt8Kernels: kernels,
+      cpuInt8Saturates: kernels === 'u8s8' && u8s8Saturates(hostCpuFacts()),
       modelSource: this.info.modelSource,
       contextCacheWritten: this.info.contextCacheWritten,
     };

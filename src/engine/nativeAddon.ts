@@ -93,6 +93,8 @@ export interface NativeLoadOptions {
   threads: number;
   inputName: string;
   requireAccelerator: boolean;
+  /** ONNX Runtime session config entries (key -> value), applied verbatim. */
+  sessionConfig: Record<string, string>;
   preprocess: {
     width: number;
     height: number;
