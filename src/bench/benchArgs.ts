@@ -24,25 +24,3 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   }
   return { jsonPath, seconds, rest };
 }
-
-/** Prints rows as an aligned text table. */
-export function formatTable(rows: readonly Record<string, string | number>[]): string {
-  if (rows.length === 0) return '(no rows)';
-  const cols = Object.keys(rows[0]!);
-  const cell = (v: string | number | undefined): string =>
-    typeof v === 'number' ? v.toFixed(v % 1 === 0 ? 0 : 2) : (v ?? '');
-  const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (vals: string[]): string => vals.map((v, i) => v.padEnd(widths[i]!)).join('  ');
-  return [
-    line(cols),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...rows.map((r) => line(cols.map((c) => cell(r[c])))),
-  ].join('\n');
-}
-
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const idx = Math.min(sorted.length - 1, Math.max(0, Math.round((p / 100) * (sorted.length - 1))));
-  return sorted[idx]!;
-}

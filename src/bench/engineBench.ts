@@ -15,7 +15,9 @@ import sharp from 'sharp';
 import { EngineSession } from '../engine/engineSession';
 import type { Frame } from '../engine/engineSession';
 import { PACKAGE_ROOT } from '../engine/nativeAddon';
-import { formatTable, parseBenchArgs, percentile } from './benchArgs';
+import { parseBenchArgs } from './benchArgs';
+import { formatTable } from '../util/formatTable';
+import { percentile } from '../util/percentile';
 
 const SRC_W = 1280;
 const SRC_H = 720;

@@ -21,7 +21,9 @@ import { ModelPipeline } from '../pipeline/modelPipeline';
 import type { Precision } from '../pipeline/manifestEngineOptions';
 import type { Box } from '../heads/headResults';
 import { barChartSvg } from './barChartSvg';
-import { formatTable, parseBenchArgs, percentile } from './benchArgs';
+import { parseBenchArgs } from './benchArgs';
+import { formatTable } from '../util/formatTable';
+import { percentile } from '../util/percentile';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 

@@ -12,7 +12,9 @@ import type * as Rclnodejs from 'rclnodejs';
 import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
 import { ImageIntake } from '../ros/imageIntake';
 import { makeQos } from '../ros/qosProfile';
-import { formatTable, parseBenchArgs, percentile } from './benchArgs';
+import { parseBenchArgs } from './benchArgs';
+import { formatTable } from '../util/formatTable';
+import { percentile } from '../util/percentile';
 
 const RESOLUTIONS: readonly [number, number][] = [
   [640, 480],

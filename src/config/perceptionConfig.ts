@@ -1,61 +1,226 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { describeZodError } from './configError';
+import { findModelManifests } from './findModelManifests';
+import { POWER_PROFILE_NAMES } from '../engine/powerProfiles';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
-/** Parameters of the perception (and detector) node, with the defaults a fresh checkout runs with. */
-export const PERCEPTION_DEFAULTS = {
-  /** Model manifest (JSON) beside the ONNX files. */
-  model: path.join(REPO_ROOT, 'models', 'yolov8-fall', 'yolov8s-fall.manifest.json'),
-  /** cpu, or htp (Hexagon NPU through the QNN provider; needs an INT8 QDQ model). */
-  provider: 'cpu',
-  /** fp32 or int8 (the manifest's QDQ file). */
-  precision: 'fp32',
-  /** Intra-op threads for the CPU provider; 0 lets ONNX Runtime choose. */
-  threads: 0,
-  score_threshold: 0.25,
-  iou_threshold: 0.7,
-  max_detections: 300,
-  /** Class names to keep; empty keeps all. */
-  classes: [] as string[],
-  input_transport: 'raw',
-  input_qos: 'sensor_data',
-  /** HTP power profile held while frames flow (see docs/engine.md). */
-  htp_profile: 'sustained_high_performance',
-  vtcm_mb: 0,
-  /** Pre-compiled graph file for fast HTP start; empty: compile at every start. */
-  context_cache: '',
-  /** Detect-model manifest whose boxes a top-down pose model (HRNet) crops; empty otherwise. */
-  person_detector: '',
-  /** Refuse to start if any graph node would run on the CPU instead of the HTP. */
-  require_accelerator: false,
-  jpeg_quality: 75,
-};
+/**
+ * When a parameter may change:
+ *  - frame:   any time; applies from the next frame (thresholds, classes, JPEG quality);
+ *  - session: only while the node is not active; applies at the next configure, because it needs
+ *             new engine sessions, subscriptions or publishers;
+ *  - fixed:   read-only, set at start (params file or --ros-args) and never again.
+ */
+export type ParameterKind = 'frame' | 'session' | 'fixed';
 
-const schema = z.object({
-  model: z.string().min(1),
-  provider: z.enum(['cpu', 'htp']),
-  precision: z.enum(['fp32', 'int8']),
-  threads: z.number().int().min(0).max(64),
-  score_threshold: z.number().min(0).max(1),
-  iou_threshold: z.number().gt(0).max(1),
-  max_detections: z.number().int().min(1).max(10000),
-  classes: z.array(z.string().min(1)),
-  input_transport: z.enum(['raw', 'compressed']),
-  input_qos: z.enum(['sensor_data', 'reliable', 'default']),
-  htp_profile: z.string().min(1),
-  vtcm_mb: z.number().int().min(0).max(64),
-  context_cache: z.string(),
-  person_detector: z.string(),
-  require_accelerator: z.boolean(),
-  jpeg_quality: z.number().int().min(1).max(100),
-});
+export type ParameterValue = string | number | boolean | string[];
 
-export type PerceptionConfig = z.infer<typeof schema>;
+export interface ParameterSpec {
+  readonly default: ParameterValue;
+  readonly schema: z.ZodType;
+  readonly kind: ParameterKind;
+  readonly description: string;
+}
 
-export function parsePerceptionConfig(values: unknown): PerceptionConfig {
+const spec = <S extends z.ZodType>(
+  schema: S,
+  defaultValue: z.output<S> & ParameterValue,
+  kind: ParameterKind,
+  description: string,
+) => ({ schema, default: defaultValue, kind, description });
+
+/**
+ * Parameters of every perception node (and of each pipeline of a perception_container): the one
+ * place with their defaults, checks, descriptions and kinds. ROS descriptors (ranges, read-only)
+ * and the zod schema below are both derived from it.
+ */
+export const PERCEPTION_PARAMETERS = {
+  model: spec(
+    z.string().min(1),
+    path.join(REPO_ROOT, 'models', 'yolov8-fall', 'yolov8s-fall.manifest.json'),
+    'session',
+    "model manifest (JSON beside the ONNX files), or the name of a model under the package's models/",
+  ),
+  provider: spec(
+    z.enum(['cpu', 'htp']),
+    'cpu',
+    'session',
+    'cpu, or htp (Hexagon NPU through the QNN provider; needs an INT8 QDQ model)',
+  ),
+  precision: spec(
+    z.enum(['fp32', 'int8']),
+    'fp32',
+    'session',
+    "fp32 or int8 (the manifest's QDQ file)",
+  ),
+  threads: spec(
+    z.number().int().min(0).max(64),
+    0,
+    'session',
+    'intra-op threads of the CPU provider; 0 lets ONNX Runtime choose',
+  ),
+  score_threshold: spec(
+    z.number().min(0).max(1),
+    0.25,
+    'frame',
+    'keep detections scoring at least this',
+  ),
+  iou_threshold: spec(
+    z.number().gt(0).max(1),
+    0.7,
+    'frame',
+    'non-maximum suppression IoU threshold',
+  ),
+  max_detections: spec(
+    z.number().int().min(1).max(10000),
+    300,
+    'frame',
+    'most detections kept per frame',
+  ),
+  classes: spec(
+    z.array(z.string().min(1)),
+    [] as string[],
+    'frame',
+    'class names to keep; empty keeps all',
+  ),
+  input_transport: spec(
+    z.enum(['raw', 'compressed']),
+    'raw',
+    'session',
+    'raw (sensor_msgs/Image on `image`) or compressed (CompressedImage on `image/compressed`)',
+  ),
+  input_qos: spec(
+    z.enum(['sensor_data', 'reliable', 'default']),
+    'sensor_data',
+    'session',
+    'QoS of the image subscription',
+  ),
+  htp_profile: spec(
+    z.enum(POWER_PROFILE_NAMES as [string, ...string[]]),
+    'sustained_high_performance',
+    'session',
+    `HTP power profile held while frames flow: ${POWER_PROFILE_NAMES.join(', ')}`,
+  ),
+  vtcm_mb: spec(
+    z.number().int().min(0).max(64),
+    0,
+    'session',
+    'HTP VTCM size in MB; 0 = device maximum',
+  ),
+  context_cache: spec(
+    z.string(),
+    '',
+    'session',
+    'pre-compiled HTP graph file for fast start (written on first load); empty: compile at start',
+  ),
+  person_detector: spec(
+    z.string(),
+    '',
+    'session',
+    'top-down pose (HRNet): detect-model manifest run on each frame for the person boxes',
+  ),
+  person_source: spec(
+    z.string(),
+    '',
+    'session',
+    'top-down pose (HRNet): name of a detection pipeline of the same process whose boxes to use',
+  ),
+  person_classes: spec(
+    z.array(z.string().min(1)),
+    ['person'],
+    'frame',
+    "top-down pose: the person detector's classes whose boxes go to the pose model",
+  ),
+  require_accelerator: spec(
+    z.boolean(),
+    false,
+    'session',
+    'refuse to configure if any graph node would run on the CPU instead of the HTP',
+  ),
+  jpeg_quality: spec(
+    z.number().int().min(1).max(100),
+    75,
+    'frame',
+    'JPEG quality of ~/annotated/compressed',
+  ),
+  autostart: spec(
+    z.boolean(),
+    true,
+    'fixed',
+    'configure and activate at start; false leaves the node unconfigured for a lifecycle manager',
+  ),
+} as const satisfies Record<string, ParameterSpec>;
+
+export type PerceptionParameterName = keyof typeof PERCEPTION_PARAMETERS;
+
+type Shape = { [K in PerceptionParameterName]: (typeof PERCEPTION_PARAMETERS)[K]['schema'] };
+
+const schema = z
+  .object(
+    Object.fromEntries(
+      Object.entries(PERCEPTION_PARAMETERS).map(([k, v]) => [k, v.schema]),
+    ) as unknown as Shape,
+  )
+  .superRefine((c, ctx) => {
+    if (c.person_detector && c.person_source) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['person_source'],
+        message: 'set either person_detector or person_source, not both',
+      });
+    }
+  });
+
+export type PerceptionConfig = z.output<typeof schema>;
+
+export const PERCEPTION_DEFAULTS = Object.fromEntries(
+  Object.entries(PERCEPTION_PARAMETERS).map(([k, v]) => [k, v.default]),
+) as { [K in PerceptionParameterName]: (typeof PERCEPTION_PARAMETERS)[K]['default'] };
+
+export function parsePerceptionConfig(
+  values: unknown,
+  source = 'perception parameters',
+): PerceptionConfig {
   const r = schema.safeParse(values);
-  if (!r.success) throw describeZodError('perception node parameters', r.error);
+  if (!r.success) throw describeZodError(source, r.error);
   return r.data;
+}
+
+/** The per-frame options of a config: what a running pipeline takes without a reconfigure. */
+export interface FrameOptions {
+  readonly scoreThreshold: number;
+  readonly iouThreshold: number;
+  readonly maxDetections: number;
+  readonly classes: readonly string[];
+  readonly personClasses: readonly string[];
+  readonly jpegQuality: number;
+}
+
+export function frameOptions(c: PerceptionConfig): FrameOptions {
+  return {
+    scoreThreshold: c.score_threshold,
+    iouThreshold: c.iou_threshold,
+    maxDetections: c.max_detections,
+    classes: c.classes,
+    personClasses: c.person_classes,
+    jpegQuality: c.jpeg_quality,
+  };
+}
+
+/**
+ * A `model` / `person_detector` value as a manifest path: an existing file as given, otherwise the
+ * package model of that name (so YAML files can say `model: hrnet-w32-256x192` on any machine).
+ * Anything else is returned unchanged and fails at load, naming the file.
+ */
+export function resolveModelReference(ref: string): string {
+  if (!ref || fs.existsSync(ref) || ref.includes('/') || ref.endsWith('.json')) return ref;
+  const dir = path.join(REPO_ROOT, 'models');
+  if (!fs.existsSync(dir)) return ref;
+  const found = findModelManifests(dir, { skipExamples: true }).find(
+    (p) => path.basename(p) === `${ref}.manifest.json`,
+  );
+  return found ?? ref;
 }

@@ -226,6 +226,11 @@ export class EngineSession {
     return this.voter.stats();
   }
 
+  /** Releases the power vote at once (a node that stops taking frames); the next run votes again. */
+  releasePower(): void {
+    this.voter.releaseNow();
+  }
+
   get inFlight(): number {
     return this.disposed ? 0 : this.native.inFlight;
   }

@@ -117,6 +117,16 @@ export class PowerVoter {
     };
   }
 
+  /**
+   * Drops the vote now, without waiting for the hold to run out (a node that stops taking frames);
+   * the next run votes again. No effect while a run is executing or when nothing is voted.
+   */
+  releaseNow(): void {
+    if (this.state !== 'voted' || this.running > 0) return;
+    this.clearTimer();
+    this.release();
+  }
+
   /** Drops the vote now and stops reacting to runs. */
   dispose(): void {
     if (this.state === 'disposed') return;

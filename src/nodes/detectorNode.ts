@@ -1,12 +1,12 @@
-import { runMain } from '../ros/rosEnvironment';
-import { runPerceptionNode } from './perceptionNode';
+import { perceptionNodeMain } from './perceptionProcess';
+import { runNodeProcess } from './runNodeProcess';
 
-/** The perception node restricted to detection models: refuses any other task at start. */
+/** detector_node: the perception node restricted to detection models (refuses any other task). */
 if (require.main === module) {
-  runMain(() =>
-    runPerceptionNode(
+  runNodeProcess(
+    perceptionNodeMain(
       'detector',
-      'YOLOv8 detection on a camera topic (CPU or Hexagon HTP)',
+      'YOLOv8 detection on a camera topic (CPU or Hexagon HTP), as a managed node',
       'detect',
     ),
   );

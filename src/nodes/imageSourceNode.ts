@@ -1,5 +1,4 @@
 import type * as Rclnodejs from 'rclnodejs';
-import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
 import { encodeImage } from '../ros/imageCodec';
 import { stampNow } from '../ros/rosHeader';
 import { encodeCompressedImage } from '../ros/compressedImageCodec';
@@ -11,7 +10,7 @@ import {
   parseImageSourceConfig,
 } from '../config/imageSourceConfig';
 import { decodePhoto, DecodedPhoto, listPhotos } from './photoFrames';
-import { printHelp, wantsHelp } from './nodeMain';
+import { runNodeProcess } from './runNodeProcess';
 
 /**
  * A camera stand-in for demos and tests: publishes real photos from a folder as sensor_msgs/Image
@@ -61,6 +60,10 @@ export class ImageSourceNode {
     });
   }
 
+  stop(): void {
+    this.timer?.cancel();
+  }
+
   private publishNext(): void {
     const photo = this.photos[this.index % this.photos.length]!;
     this.index++;
@@ -71,30 +74,23 @@ export class ImageSourceNode {
   }
 }
 
-async function main(): Promise<void> {
-  if (wantsHelp(process.argv)) {
-    printHelp(
-      'image_source',
-      'publishes real photos from a folder as a camera stream',
-      IMAGE_SOURCE_DEFAULTS,
-      [
-        'out: image (sensor_msgs/Image), image/compressed (sensor_msgs/CompressedImage, with publish_compressed)',
-      ],
-    );
-    return;
-  }
-  const rcl = loadRclnodejs();
-  await rcl.init();
-  const source = new ImageSourceNode(rcl);
-  const finish = (): void => {
-    source.node.destroy();
-    rcl.shutdown();
-    process.exit(0);
-  };
-  await source.start(finish);
-  source.node.spin();
-  process.once('SIGINT', finish);
-  process.once('SIGTERM', finish);
+if (require.main === module) {
+  runNodeProcess({
+    name: 'image_source',
+    summary: 'publishes real photos from a folder as a camera stream',
+    parameters: IMAGE_SOURCE_DEFAULTS,
+    topics: [
+      'out: image (sensor_msgs/Image), image/compressed (sensor_msgs/CompressedImage, with publish_compressed)',
+    ],
+    start: async (rcl) => {
+      const source = new ImageSourceNode(rcl);
+      // A finite source (loop: false) ends the process itself once every photo went out.
+      await source.start(() => process.kill(process.pid, 'SIGTERM'));
+      return {
+        nodes: [source.node],
+        stop: async () => source.stop(),
+        destroy: () => source.node.destroy(),
+      };
+    },
+  });
 }
-
-if (require.main === module) runMain(main);

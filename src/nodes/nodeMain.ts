@@ -9,6 +9,7 @@ export function printHelp(
   summary: string,
   params: Readonly<Record<string, unknown>>,
   topics: string[],
+  descriptions: Readonly<Record<string, string>> = {},
 ): void {
   const lines = [
     `${name}: ${summary}`,
@@ -19,7 +20,10 @@ export function printHelp(
     ...topics.map((t) => `  ${t}`),
     '',
     'parameters (default):',
-    ...Object.entries(params).map(([k, v]) => `  ${k} (${JSON.stringify(v)})`),
+    ...Object.entries(params).map(([k, v]) => {
+      const d = descriptions[k];
+      return `  ${k} (${JSON.stringify(v)})${d ? `\n      ${d}` : ''}`;
+    }),
   ];
   process.stdout.write(lines.join('\n') + '\n');
 }

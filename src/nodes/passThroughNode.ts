@@ -1,5 +1,4 @@
 import type * as Rclnodejs from 'rclnodejs';
-import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
 import { ImageIntake, IntakeFrame } from '../ros/imageIntake';
 import { encodeImage } from '../ros/imageCodec';
 import { encodeCompressedImage } from '../ros/compressedImageCodec';
@@ -17,7 +16,7 @@ import {
   DiagnosticReport,
   DiagnosticsPublisher,
 } from '../ros/diagnosticsPublisher';
-import { printHelp, wantsHelp } from './nodeMain';
+import { runNodeProcess } from './runNodeProcess';
 
 /**
  * Proof of life for the transport: receives camera frames through the raw intake and republishes
@@ -145,33 +144,19 @@ export class PassThroughNode {
   }
 }
 
-async function main(): Promise<void> {
-  if (wantsHelp(process.argv)) {
-    printHelp(
-      'pass_through',
-      'republishes camera frames received through the zero-copy raw intake',
-      PASS_THROUGH_DEFAULTS,
-      [
-        'in:  image (sensor_msgs/Image) or image/compressed (sensor_msgs/CompressedImage)',
-        'out: ~/image or ~/image/compressed',
-      ],
-    );
-    return;
-  }
-  const rcl = loadRclnodejs();
-  await rcl.init();
-  const node = new PassThroughNode(rcl);
-  node.start();
-  node.node.spin();
-  const shutdown = (): void => {
-    void node.stop().then(() => {
-      node.node.destroy();
-      rcl.shutdown();
-      process.exit(0);
-    });
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+if (require.main === module) {
+  runNodeProcess({
+    name: 'pass_through',
+    summary: 'republishes camera frames received through the zero-copy raw intake',
+    parameters: PASS_THROUGH_DEFAULTS,
+    topics: [
+      'in:  image (sensor_msgs/Image) or image/compressed (sensor_msgs/CompressedImage)',
+      'out: ~/image or ~/image/compressed',
+    ],
+    start: async (rcl) => {
+      const node = new PassThroughNode(rcl);
+      node.start();
+      return { nodes: [node.node], stop: () => node.stop(), destroy: () => node.node.destroy() };
+    },
+  });
 }
-
-if (require.main === module) runMain(main);

@@ -76,8 +76,17 @@ export class ModelPipeline {
   private constructor(
     readonly manifest: ModelManifest,
     readonly session: EngineSession,
-    readonly thresholds: Thresholds,
+    private currentThresholds: Thresholds,
   ) {}
+
+  get thresholds(): Thresholds {
+    return this.currentThresholds;
+  }
+
+  /** New thresholds apply from the next run (live parameters). */
+  setThresholds(t: Thresholds): void {
+    this.currentThresholds = t;
+  }
 
   /** Loads the manifest and the model; fails naming the file and field when they disagree. */
   static async load(

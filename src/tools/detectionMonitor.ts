@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
 import { makeQos } from '../ros/qosProfile';
 import { decodeCompressedImage } from '../ros/compressedImageCodec';
-import { percentile } from '../bench/benchArgs';
+import { percentile } from '../util/percentile';
 
 interface DetArray {
   header: { stamp: { sec: number; nanosec: number } };

@@ -12,7 +12,8 @@ import { ModelPipeline, PipelineResult } from '../pipeline/modelPipeline';
 import type { Precision } from '../pipeline/manifestEngineOptions';
 import { renderAnnotated } from '../annotate/renderAnnotated';
 import { resultAnnotation } from '../annotate/resultAnnotation';
-import { formatTable, percentile } from '../bench/benchArgs';
+import { formatTable } from '../util/formatTable';
+import { percentile } from '../util/percentile';
 import { listPhotos, loadRgbFrame } from '../nodes/photoFrames';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');

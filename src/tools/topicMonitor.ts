@@ -5,7 +5,7 @@
  */
 import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
 import { ImageIntake, IntakeFrame } from '../ros/imageIntake';
-import { percentile } from '../bench/benchArgs';
+import { percentile } from '../util/percentile';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

@@ -68,6 +68,8 @@ describe('perception node per task over real DDS (untrained models: plumbing)', 
       [
         `model:=${repoPath('models', 'hrnet', 'hrnet-w32-256x192.manifest.json')}`,
         `person_detector:=${repoPath('models', 'yolov8-fall', 'yolov8s-fall.manifest.json')}`,
+        // The fall detector's classes are both people (standing and fallen).
+        'person_classes:=[Normal,Fall]',
       ],
       ['poses'],
     );

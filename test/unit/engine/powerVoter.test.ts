@@ -146,4 +146,24 @@ describe('PowerVoter', () => {
     assert.equal(s.voteFailures, 1);
     assert.match(s.lastError, /Unable to set HTP power/);
   });
+
+  it('releaseNow drops the vote at once (node deactivated), never under a run, and re-votes on the next run', () => {
+    const { clock, votes, voter } = setup();
+    voter.onRun();
+    voter.releaseNow();
+    assert.equal(voter.stats().state, 'voted', 'a run is executing: the vote stays');
+    voter.onRunEnd();
+    clock.advance(10);
+    voter.releaseNow();
+    assert.equal(voter.stats().state, 'released');
+    assert.deepEqual(votes, ['sustained_high_performance', 'low_power_saver']);
+    clock.advance(5000);
+    assert.equal(votes.length, 2, 'the cancelled hold timer does not vote again');
+    voter.releaseNow();
+    assert.equal(votes.length, 2, 'nothing voted: nothing to release');
+    voter.onRun();
+    voter.onRunEnd();
+    assert.equal(voter.stats().state, 'voted');
+    assert.equal(votes.length, 3);
+  });
 });

@@ -1,0 +1,379 @@
+import type * as Rclnodejs from 'rclnodejs';
+import { AnnotatedStream } from '../annotate/annotatedStream';
+import { resultAnnotation } from '../annotate/resultAnnotation';
+import { ConfigError } from '../config/configError';
+import {
+  FrameOptions,
+  frameOptions,
+  ParameterValue,
+  PERCEPTION_PARAMETERS,
+  PerceptionConfig,
+  parsePerceptionConfig,
+} from '../config/perceptionConfig';
+import { PerceptionPipeline, PersonInput, Task } from '../pipeline/perceptionPipeline';
+import type { CameraFrame } from '../ros/cameraFrame';
+import type { CameraHub, CameraLease } from '../ros/cameraHub';
+import {
+  declareDescribedParameters,
+  gateParameterChanges,
+} from '../ros/declareDescribedParameters';
+import { DiagnosticsPublisher } from '../ros/diagnosticsPublisher';
+import { ManagedNode, PrimaryState } from '../ros/managedNode';
+import type { RosHeader } from '../ros/rosHeader';
+import { ThrottledWarnings } from '../ros/throttledWarnings';
+import { AnnotatedOutput } from './annotatedOutput';
+import { LatestFrameMailbox } from './latestFrameMailbox';
+import { nodeDiagnostics } from './nodeDiagnostics';
+import { NodeStats } from './nodeStats';
+import type { PipelineRegistry } from './pipelineRegistry';
+import { TaskPublishers } from './taskPublishers';
+
+/** What the nodes of one process share: rclnodejs, the camera subscriptions, each other. */
+export interface PerceptionProcess {
+  readonly rcl: typeof Rclnodejs;
+  readonly cameras: CameraHub;
+  readonly pipelines: PipelineRegistry;
+}
+
+interface Work {
+  readonly frame: CameraFrame;
+  readonly persons?: PersonInput;
+}
+
+/** Configured state: everything configure made and cleanup frees. */
+interface Configured {
+  readonly config: PerceptionConfig;
+  readonly pipeline: PerceptionPipeline;
+  readonly outputs: TaskPublishers;
+  readonly annotatedOutput: AnnotatedOutput;
+  readonly annotated: AnnotatedStream<RosHeader>;
+}
+
+/** Active state: everything activate started and deactivate stops. */
+interface Active {
+  readonly mailbox: LatestFrameMailbox<Work>;
+  readonly loop: Promise<void>;
+  readonly lease: CameraLease | undefined;
+  readonly unfollow: (() => void) | undefined;
+}
+
+const SESSION_HINT = 'deactivate the node, set it, then cleanup and configure again';
+
+/**
+ * A managed perception node: camera (or a detection pipeline's results) -> latest-frame mailbox ->
+ * model pipeline (CPU or HTP) -> result messages with the image's header, plus the annotated
+ * picture while someone watches and diagnostics at 1 Hz.
+ *  - configure: parameters checked, models loaded (sessions, EP context cache), publishers made;
+ *  - activate: input subscribed, frames flow, the power vote follows the runs;
+ *  - deactivate: input released, the frame in flight finishes, the vote is released;
+ *  - cleanup: sessions and publishers freed; shutdown: from any state.
+ * Per-frame parameters apply from the next frame; session parameters are refused while active.
+ */
+export class PerceptionNode {
+  readonly managed: ManagedNode;
+  private values: Record<string, ParameterValue>;
+  private configured: Configured | undefined;
+  private active: Active | undefined;
+  private configureError = '';
+  private droppedBefore = 0;
+  private readonly stats = new NodeStats();
+  private readonly warnings: ThrottledWarnings;
+  private readonly diagnostics: DiagnosticsPublisher;
+  private warnedUndrawable = false;
+
+  /** The node's name after remapping (`-r __node:=...`): what person_source refers to. */
+  readonly name: string;
+
+  constructor(
+    private readonly ctx: PerceptionProcess,
+    name: string,
+    private readonly requiredTask?: Task,
+  ) {
+    const rcl = ctx.rcl;
+    this.managed = new ManagedNode(
+      rcl,
+      name,
+      {
+        onConfigure: () => this.onConfigure(),
+        onActivate: () => this.onActivate(),
+        onDeactivate: () => this.onDeactivate(),
+        onCleanup: () => this.onCleanup(),
+        onShutdown: (from) => this.onShutdown(from),
+      },
+      (line) => this.node.getLogger().error(line),
+    );
+    this.values = declareDescribedParameters(rcl, this.node, PERCEPTION_PARAMETERS);
+    gateParameterChanges(
+      rcl,
+      this.node,
+      PERCEPTION_PARAMETERS,
+      (changes) => this.parameterProblem(changes),
+      (changes) => this.applyParameters(changes),
+    );
+    this.name = this.node.name();
+    this.warnings = new ThrottledWarnings((l) => this.node.getLogger().warn(l));
+    ctx.pipelines.register(this.name);
+    this.diagnostics = new DiagnosticsPublisher(rcl, this.node, () =>
+      nodeDiagnostics({
+        state: this.managed.state,
+        transition: this.managed.transitionInProgress,
+        configureError: this.configureError,
+        model: String(this.values.model),
+        requestedProvider: this.values.provider === 'htp' ? 'htp' : 'cpu',
+        input: this.active?.lease?.topic ?? this.inputName(),
+        pipeline: this.configured?.pipeline,
+        intake: this.active?.lease?.counters,
+        droppedStale: this.droppedBefore + (this.active?.mailbox.dropped ?? 0),
+        stats: this.stats,
+        annotated: this.configured?.annotated.stats,
+      }),
+    );
+  }
+
+  get node(): Rclnodejs.lifecycle.LifecycleNode {
+    return this.managed.node;
+  }
+
+  get state(): PrimaryState {
+    return this.managed.state;
+  }
+
+  /** The `autostart` parameter: configure and activate right after start. */
+  get autostart(): boolean {
+    return this.values.autostart === true;
+  }
+
+  private inputName(): string {
+    const source = String(this.values.person_source ?? '');
+    return source ? `pipeline ${source}` : '';
+  }
+
+  // ---- parameters -------------------------------------------------------------------------
+
+  private parameterProblem(changes: Readonly<Record<string, ParameterValue>>): string {
+    const busy = this.managed.state === 'active' || this.managed.transitionInProgress;
+    for (const name of Object.keys(changes)) {
+      const spec = (PERCEPTION_PARAMETERS as Record<string, { kind: string }>)[name];
+      if (spec?.kind === 'session' && busy) {
+        return `${name} needs new sessions and cannot change while the node is active: ${SESSION_HINT}`;
+      }
+    }
+    let next: PerceptionConfig;
+    try {
+      next = parsePerceptionConfig({ ...this.values, ...changes }, `${this.name} parameters`);
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+    return this.configured?.pipeline.frameOptionsProblem(frameOptions(next)) ?? '';
+  }
+
+  private applyParameters(changes: Readonly<Record<string, ParameterValue>>): void {
+    this.values = { ...this.values, ...changes };
+    const c = this.configured;
+    if (!c) return;
+    const next = parsePerceptionConfig(this.values, `${this.name} parameters`);
+    const options: FrameOptions = frameOptions(next);
+    c.pipeline.setFrameOptions(options);
+    // Session values stay those of the loaded models until the next configure.
+    this.configured = {
+      ...c,
+      config: {
+        ...c.config,
+        score_threshold: next.score_threshold,
+        iou_threshold: next.iou_threshold,
+        max_detections: next.max_detections,
+        classes: next.classes,
+        person_classes: next.person_classes,
+        jpeg_quality: next.jpeg_quality,
+      },
+    };
+  }
+
+  // ---- lifecycle --------------------------------------------------------------------------
+
+  private async onConfigure(): Promise<void> {
+    try {
+      const config = parsePerceptionConfig(this.values, `${this.name} parameters`);
+      if (config.person_source && !this.ctx.pipelines.has(config.person_source)) {
+        throw new ConfigError(
+          `person_source '${config.person_source}' is not a pipeline of this process (${this.ctx.pipelines.all.join(', ')})`,
+        );
+      }
+      const pipeline = await PerceptionPipeline.load(
+        config,
+        frameOptions(config),
+        this.requiredTask,
+      );
+      const rcl = this.ctx.rcl;
+      const outputs = new TaskPublishers(rcl, this.node, pipeline.task);
+      const annotatedOutput = new AnnotatedOutput(rcl, this.node);
+      const annotated = new AnnotatedStream<RosHeader>(
+        annotatedOutput,
+        () => this.configured?.config.jpeg_quality ?? config.jpeg_quality,
+        (encoding) => this.warnUndrawable(encoding),
+      );
+      outputs.publishLabels(pipeline.model.manifest.classNames, config.score_threshold);
+      this.configured = { config, pipeline, outputs, annotatedOutput, annotated };
+      this.configureError = '';
+      this.stats.clearTimings();
+      this.logPlacement(pipeline, config);
+    } catch (e) {
+      this.configureError = e instanceof Error ? e.message : String(e);
+      throw e;
+    }
+  }
+
+  private logPlacement(pipeline: PerceptionPipeline, c: PerceptionConfig): void {
+    const log = this.node.getLogger();
+    for (const m of pipeline.models) {
+      const r = m.providerReport;
+      const role = m === pipeline.model ? 'model' : 'person detector';
+      log.info(
+        `${role} ${m.name} (${c.precision}) on ${c.provider}: nodes by provider ${JSON.stringify(r.nodesByProvider)}${r.note ? ` (${r.note})` : ''}`,
+      );
+      if (r.cpuInt8Saturates) {
+        log.warn(
+          `${m.name}: INT8 on CPU kernels that saturate on this CPU (no VNNI); accuracy suffers`,
+        );
+      }
+    }
+  }
+
+  private async onActivate(): Promise<void> {
+    const c = this.configured;
+    if (!c) throw new Error('activate before configure');
+    const mailbox = new LatestFrameMailbox<Work>();
+    const post = (w: Work): void => {
+      this.stats.received++;
+      mailbox.post(w);
+    };
+    const source = c.config.person_source;
+    const lease = source
+      ? undefined
+      : this.ctx.cameras.attach(
+          this.node,
+          {
+            topic: c.config.input_transport === 'raw' ? 'image' : 'image/compressed',
+            transport: c.config.input_transport,
+            qos: c.config.input_qos,
+          },
+          (frame) => post({ frame }),
+        );
+    const unfollow = source
+      ? this.ctx.pipelines.follow(source, (d) => post({ frame: d.frame, persons: d.persons }))
+      : undefined;
+    this.active = { mailbox, loop: this.runLoop(mailbox, c), lease, unfollow };
+  }
+
+  private async onDeactivate(): Promise<void> {
+    const a = this.active;
+    if (!a) return;
+    a.lease?.release();
+    a.unfollow?.();
+    a.mailbox.close();
+    // The frame in flight finishes and is published; nothing new is taken.
+    await a.loop;
+    this.droppedBefore += a.mailbox.dropped;
+    this.active = undefined;
+    const c = this.configured;
+    await c?.annotated.idle();
+    for (const m of c?.pipeline.models ?? []) m.session.releasePower();
+  }
+
+  private async onCleanup(): Promise<void> {
+    const c = this.configured;
+    if (!c) return;
+    this.configured = undefined;
+    c.pipeline.dispose();
+    c.outputs.destroy();
+    c.annotatedOutput.destroy();
+  }
+
+  private async onShutdown(from: PrimaryState): Promise<void> {
+    try {
+      if (from === 'active') await this.onDeactivate();
+      if (from === 'active' || from === 'inactive') await this.onCleanup();
+    } catch (e) {
+      // Shutdown must reach finalized; what could not be freed is said once.
+      this.node.getLogger().error(`shutdown: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** Stops and frees whatever the current state holds (process exit). */
+  async stop(): Promise<void> {
+    if (this.managed.state !== 'finalized') await this.managed.transition('shutdown');
+  }
+
+  destroy(): void {
+    this.diagnostics.destroy();
+    this.node.destroy();
+  }
+
+  // ---- frames -----------------------------------------------------------------------------
+
+  private async runLoop(mailbox: LatestFrameMailbox<Work>, c: Configured): Promise<void> {
+    for (;;) {
+      const work = await mailbox.take();
+      if (!work) return;
+      await this.process(work, c);
+    }
+  }
+
+  private async process(work: Work, c: Configured): Promise<void> {
+    try {
+      const frame = await work.frame.pixels();
+      const { result, timings } = await c.pipeline.run(frame, work.persons);
+      const header = work.frame.header;
+      const t0 = performance.now();
+      c.outputs.publish(result, header, frame.width, frame.height);
+      const published = performance.now();
+      const s = this.stats;
+      s.processed++;
+      s.published++;
+      s.sample('preprocess', timings.preprocessMs);
+      s.sample('inference', timings.inferenceMs);
+      s.sample('head', timings.headMs);
+      s.sample('publish', published - t0);
+      s.sample('stamp_to_publish', this.msSinceStamp(header));
+      if (result.task === 'detect' && this.ctx.pipelines.followed(this.name)) {
+        this.ctx.pipelines.handOver(this.name, {
+          frame: work.frame,
+          persons: {
+            detections: result.detections,
+            classNames: c.pipeline.model.manifest.classNames,
+            detector: c.pipeline.name,
+          },
+        });
+      }
+      c.annotated.offer(
+        frame,
+        () => resultAnnotation(result, c.pipeline.model.manifest, frame.width, frame.height),
+        header,
+      );
+    } catch (e) {
+      // A frame the engine or a head refuses is counted and reported; the node carries on.
+      const kind =
+        (e as { code?: unknown }).code !== undefined
+          ? String((e as { code: unknown }).code)
+          : e instanceof Error
+            ? e.name
+            : 'Error';
+      const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+      this.stats.fail(kind, message);
+      this.warnings.report(kind, `frame not processed: ${message}`);
+    }
+  }
+
+  private msSinceStamp(h: RosHeader): number {
+    const { seconds, nanoseconds } = this.node.now().secondsAndNanoseconds;
+    return (Number(seconds) - h.stamp.sec) * 1000 + (Number(nanoseconds) - h.stamp.nanosec) / 1e6;
+  }
+
+  private warnUndrawable(encoding: string): void {
+    // Results were published; only the picture for operators is skipped.
+    if (!this.warnedUndrawable) {
+      this.node.getLogger().warn(`no annotated image for ${encoding} input yet`);
+    }
+    this.warnedUndrawable = true;
+  }
+}

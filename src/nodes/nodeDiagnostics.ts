@@ -1,0 +1,90 @@
+import type { AnnotatedStreamStats } from '../annotate/annotatedStream';
+import type { PerceptionPipeline } from '../pipeline/perceptionPipeline';
+import { DIAG_ERROR, DIAG_OK, DIAG_WARN, DiagnosticReport } from '../ros/diagnosticsPublisher';
+import type { IntakeCounters } from '../ros/imageIntake';
+import type { PrimaryState } from '../ros/managedNode';
+import type { NodeStats } from './nodeStats';
+
+export interface NodeDiagnosticsInput {
+  readonly state: PrimaryState;
+  readonly transition: string | undefined;
+  /** Reason of the last failed configure, shown while unconfigured. */
+  readonly configureError: string;
+  readonly model: string;
+  readonly requestedProvider: 'cpu' | 'htp';
+  /** Where frames come from: a topic, or `pipeline <name>` for a person source. */
+  readonly input: string;
+  readonly pipeline: PerceptionPipeline | undefined;
+  readonly intake: IntakeCounters | undefined;
+  readonly droppedStale: number;
+  readonly stats: NodeStats;
+  readonly annotated: AnnotatedStreamStats | undefined;
+}
+
+const ms = (v: number): string => (Number.isFinite(v) ? v.toFixed(2) : '');
+
+/**
+ * One DiagnosticStatus per node, at 1 Hz: what a teleop operator or a health monitor needs to know
+ * without a shell: lifecycle state, rates, drops, bad frames by reason, stage latencies, where each
+ * model runs (node counts from ONNX Runtime), the power vote and errors by kind.
+ */
+export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
+  const { stats, pipeline } = d;
+  const { inputHz, outputHz } = stats.rates();
+  const models = pipeline?.models ?? [];
+  const power = pipeline?.model.session.power;
+  const placement = Object.fromEntries(
+    models.map((m) => [m.name, m.providerReport.nodesByProvider]),
+  );
+  const values: Record<string, string | number> = {
+    lifecycle_state: d.transition ? `${d.state} (${d.transition} in progress)` : d.state,
+    model: pipeline?.name ?? d.model,
+    requested_provider: d.requestedProvider,
+    nodes_by_provider: JSON.stringify(placement),
+    cpu_int8_kernels: pipeline?.model.providerReport.cpuInt8Kernels ?? '',
+    input: d.input,
+    input_hz: inputHz.toFixed(2),
+    output_hz: outputHz.toFixed(2),
+    received: stats.received,
+    processed: stats.processed,
+    published: stats.published,
+    dropped_stale: d.droppedStale,
+    bad_frames: d.intake?.rejected ?? 0,
+    bad_frames_by_reason: JSON.stringify(d.intake?.rejectedByCode ?? {}),
+    errors: stats.failed,
+    errors_by_kind: JSON.stringify(Object.fromEntries(stats.errorsByKind)),
+    last_error: stats.lastFailure,
+    power_state: power?.state ?? 'released',
+    power_votes_up: power?.votesUp ?? 0,
+    power_vote_failures: power?.voteFailures ?? 0,
+    annotated_rendered: d.annotated?.rendered ?? 0,
+    annotated_skipped: d.annotated?.skipped ?? 0,
+  };
+  for (const stage of ['preprocess', 'inference', 'head', 'publish'] as const) {
+    values[`${stage}_ms_p50`] = ms(stats.percentile(stage, 50));
+    values[`${stage}_ms_p95`] = ms(stats.percentile(stage, 95));
+  }
+  values.stamp_to_publish_ms_p50 = ms(stats.percentile('stamp_to_publish', 50));
+
+  let level = DIAG_OK;
+  let message = `${outputHz.toFixed(1)} fps`;
+  const fallback = models.find(
+    (m) => d.requestedProvider === 'htp' && !m.providerReport.fullyAccelerated,
+  );
+  if (d.state === 'unconfigured') {
+    level = d.configureError ? DIAG_ERROR : DIAG_WARN;
+    message = d.configureError ? `configure failed: ${d.configureError}` : 'unconfigured';
+  } else if (d.state !== 'active') {
+    message = d.state;
+  } else if (d.intake && d.intake.incompatiblePublishers.length > 0) {
+    level = DIAG_WARN;
+    message = `incompatible publisher: ${d.intake.incompatiblePublishers[0]}`;
+  } else if (fallback) {
+    level = DIAG_WARN;
+    message = `HTP requested but ${fallback.providerReport.cpuNodes.length} graph nodes of ${fallback.name} run on the CPU`;
+  } else if (models.some((m) => m.providerReport.cpuInt8Saturates)) {
+    level = DIAG_WARN;
+    message = 'INT8 runs on CPU kernels that saturate on this CPU (no VNNI): accuracy suffers';
+  }
+  return { level, message, values };
+}

@@ -1,0 +1,72 @@
+import { percentile } from '../util/percentile';
+
+export const STAGES = ['preprocess', 'inference', 'head', 'publish', 'stamp_to_publish'] as const;
+export type Stage = (typeof STAGES)[number];
+
+const WINDOW = 300;
+
+/** The last WINDOW samples of a stage, in ms: enough for a stable p95 at camera rates. */
+class Samples {
+  private readonly values: number[] = [];
+  private next = 0;
+
+  add(ms: number): void {
+    if (!Number.isFinite(ms)) return;
+    if (this.values.length < WINDOW) this.values.push(ms);
+    else this.values[this.next] = ms;
+    this.next = (this.next + 1) % WINDOW;
+  }
+
+  p(q: number): number {
+    return percentile(this.values, q);
+  }
+
+  clear(): void {
+    this.values.length = 0;
+    this.next = 0;
+  }
+}
+
+/** Counters and stage timings of one perception node, read by its diagnostics. */
+export class NodeStats {
+  /** Frames handed to this node (camera or person source). */
+  received = 0;
+  processed = 0;
+  published = 0;
+  failed = 0;
+  lastFailure = '';
+  readonly errorsByKind = new Map<string, number>();
+  private readonly stages = new Map<Stage, Samples>(STAGES.map((s) => [s, new Samples()]));
+  private last = { at: performance.now(), received: 0, published: 0 };
+
+  sample(stage: Stage, ms: number): void {
+    this.stages.get(stage)!.add(ms);
+  }
+
+  fail(kind: string, message: string): void {
+    this.failed++;
+    this.lastFailure = message;
+    this.errorsByKind.set(kind, (this.errorsByKind.get(kind) ?? 0) + 1);
+  }
+
+  percentile(stage: Stage, q: number): number {
+    return this.stages.get(stage)!.p(q);
+  }
+
+  /** Input and output rates since the previous call (so they describe the stream now). */
+  rates(): { inputHz: number; outputHz: number } {
+    const now = performance.now();
+    const dt = Math.max(1e-3, (now - this.last.at) / 1000);
+    const r = {
+      inputHz: (this.received - this.last.received) / dt,
+      outputHz: (this.published - this.last.published) / dt,
+    };
+    this.last = { at: now, received: this.received, published: this.published };
+    return r;
+  }
+
+  /** Timings of a new configuration should not mix with the old one's. */
+  clearTimings(): void {
+    for (const s of this.stages.values()) s.clear();
+  }
+}

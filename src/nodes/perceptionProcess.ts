@@ -1,0 +1,87 @@
+import type * as Rclnodejs from 'rclnodejs';
+import { PERCEPTION_DEFAULTS, PERCEPTION_PARAMETERS } from '../config/perceptionConfig';
+import type { Task } from '../pipeline/perceptionPipeline';
+import { CameraHub } from '../ros/cameraHub';
+import { PerceptionNode, PerceptionProcess } from './managedPerceptionNode';
+import { PipelineRegistry } from './pipelineRegistry';
+import type { NodeProcessSpec, RunningNodes } from './runNodeProcess';
+
+/** A start-up failure of one pipeline, as the one line a user sees (exit code 2). */
+export class PipelineStartError extends Error {
+  override readonly name: string;
+  constructor(pipeline: string, cause: unknown) {
+    super(`${pipeline}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    // Keep the cause's name (ConfigError, EngineError, ...): it tells what kind of fix is needed.
+    this.name = cause instanceof Error ? cause.name : 'ConfigError';
+  }
+}
+
+export function newPerceptionProcess(rcl: typeof Rclnodejs): PerceptionProcess {
+  return { rcl, cameras: new CameraHub(rcl), pipelines: new PipelineRegistry() };
+}
+
+/**
+ * Brings up perception nodes in one process. Nodes whose `autostart` is true are configured in
+ * the order given (so a detection pipeline is ready before the pose pipeline that follows it),
+ * then activated; the others wait, unconfigured, for a lifecycle manager.
+ */
+export async function startPerceptionNodes(
+  nodes: readonly PerceptionNode[],
+  extraNodes: readonly Rclnodejs.Node[] = [],
+): Promise<RunningNodes> {
+  const running: RunningNodes = {
+    nodes: [...extraNodes, ...nodes.map((n) => n.node)],
+    // Each node deactivates (its frame in flight finishes) and frees its sessions.
+    stop: async () => {
+      await Promise.all(nodes.map((n) => n.stop()));
+    },
+    destroy: () => {
+      for (const n of nodes) n.destroy();
+      for (const n of extraNodes) n.destroy();
+    },
+  };
+  const auto = nodes.filter((n) => n.autostart);
+  for (const step of ['configure', 'activate'] as const) {
+    for (const n of auto) {
+      const outcome = await n.managed.transition(step);
+      if (!outcome.ok) {
+        await running.stop();
+        running.destroy();
+        throw new PipelineStartError(n.name, outcome.error ?? outcome.reason);
+      }
+    }
+  }
+  return running;
+}
+
+/** --help of the perception executables. */
+export const PERCEPTION_HELP = {
+  parameters: PERCEPTION_DEFAULTS,
+  descriptions: Object.fromEntries(
+    Object.entries(PERCEPTION_PARAMETERS).map(([k, v]) => [k, v.description]),
+  ),
+  topics: [
+    'in:  image (sensor_msgs/Image) or image/compressed, or the detections of person_source',
+    'out: by the model task: ~/detections (vision_msgs/Detection2DArray), ~/labels (LabelInfo,',
+    '     transient local), ~/poses (htp_perception/PersonPoseArray), ~/instances (mono16),',
+    '     ~/segmentation (mono8); ~/annotated and ~/annotated/compressed (JPEG) only while',
+    '     subscribed; /diagnostics; lifecycle: ~/change_state, ~/get_state, ~/transition_event',
+  ],
+};
+
+/** A single perception node process (perception_node, detector_node). */
+export function perceptionNodeMain(
+  name: string,
+  summary: string,
+  requiredTask?: Task,
+): NodeProcessSpec {
+  return {
+    name,
+    summary,
+    ...PERCEPTION_HELP,
+    start: async (rcl) => {
+      const p = newPerceptionProcess(rcl);
+      return startPerceptionNodes([new PerceptionNode(p, name, requiredTask)]);
+    },
+  };
+}

@@ -1,0 +1,229 @@
+import { ConfigError } from '../config/configError';
+import type { ModelManifest } from '../config/modelManifest';
+import type { FrameOptions, PerceptionConfig } from '../config/perceptionConfig';
+import { resolveModelReference } from '../config/perceptionConfig';
+import type { Frame } from '../engine/engineSession';
+import type { Detection } from '../heads/headResults';
+import { ModelPipeline, PipelineResult, Thresholds } from './modelPipeline';
+import type { RuntimeChoices } from './manifestEngineOptions';
+import { personBoxes, personClassIds } from './topDownPose';
+
+export type Task = ModelManifest['task'];
+
+/** Person detections handed to a top-down pose pipeline, with the classes they are indices of. */
+export interface PersonInput {
+  readonly detections: readonly Detection[];
+  readonly classNames: readonly string[];
+  /** Who found them (a model name), for error messages. */
+  readonly detector: string;
+}
+
+export interface FrameTimings {
+  /** Summed over every engine run of the frame (person detector and one HRNet run per person). */
+  readonly preprocessMs: number;
+  readonly inferenceMs: number;
+  readonly headMs: number;
+}
+
+export interface FrameOutcome {
+  readonly result: PipelineResult;
+  readonly timings: FrameTimings;
+}
+
+/**
+ * What one perception node runs on each frame: its model and, for a top-down pose model fed by
+ * its own detector, the person detector. Every model of the node runs on the node's provider with
+ * its HTP options; per-frame options (thresholds, class filters) change between frames.
+ */
+export class PerceptionPipeline {
+  private personIds: ReadonlySet<number> = new Set();
+  private personIdsFor: readonly string[] | undefined;
+  private options: FrameOptions;
+
+  private constructor(
+    readonly model: ModelPipeline,
+    readonly personDetector: ModelPipeline | undefined,
+    options: FrameOptions,
+  ) {
+    this.options = options;
+  }
+
+  /**
+   * Loads the node's models; a missing, corrupt or mismatched model, a wrong task or a class name
+   * the model does not have fails here with a ConfigError naming it.
+   */
+  static async load(
+    c: PerceptionConfig,
+    options: FrameOptions,
+    requiredTask?: Task,
+  ): Promise<PerceptionPipeline> {
+    const choices: RuntimeChoices = {
+      provider: c.provider,
+      precision: c.precision,
+      threads: c.threads,
+      htp: {
+        profile: c.htp_profile,
+        vtcm_mb: c.vtcm_mb,
+        require_accelerator: c.require_accelerator,
+        ...(c.context_cache ? { context_cache: c.context_cache } : {}),
+      },
+    };
+    const loaded: ModelPipeline[] = [];
+    try {
+      const model = await ModelPipeline.load(resolveModelReference(c.model), choices);
+      loaded.push(model);
+      const task = model.manifest.task;
+      if (requiredTask && task !== requiredTask) {
+        throw new ConfigError(
+          `${c.model}: this node needs a ${requiredTask} model, this one is ${task}`,
+        );
+      }
+      let detector: ModelPipeline | undefined;
+      if (model.needsPersonBoxes) {
+        if (!c.person_detector && !c.person_source) {
+          throw new ConfigError(
+            `${c.model}: a top-down pose model needs person_detector (a detect model manifest) or person_source (a detection pipeline of this process)`,
+          );
+        }
+        if (c.person_detector) {
+          // Same provider and HTP options as the pose model: a detector left on the CPU would
+          // silently take the HTP's place. A context cache belongs to one model, so not here.
+          const htp = { ...choices.htp };
+          delete htp.context_cache;
+          detector = await ModelPipeline.load(resolveModelReference(c.person_detector), {
+            ...choices,
+            htp,
+          });
+          loaded.push(detector);
+          if (detector.manifest.task !== 'detect') {
+            throw new ConfigError(
+              `${c.person_detector}: person_detector must be a detect model, this one is ${detector.manifest.task}`,
+            );
+          }
+        }
+      }
+      const p = new PerceptionPipeline(model, detector, options);
+      p.setFrameOptions(options);
+      return p;
+    } catch (e) {
+      for (const m of loaded) m.dispose();
+      throw e;
+    }
+  }
+
+  get task(): Task {
+    return this.model.manifest.task;
+  }
+
+  get name(): string {
+    return this.model.name;
+  }
+
+  /** Every model's engine session, for power and placement reports. */
+  get models(): readonly ModelPipeline[] {
+    return this.personDetector ? [this.model, this.personDetector] : [this.model];
+  }
+
+  /**
+   * Applies per-frame options from the next frame on. Throws a ConfigError (and changes nothing)
+   * for a class name the model does not have.
+   */
+  setFrameOptions(o: FrameOptions): void {
+    const { main, detectorThresholds } = this.thresholds(o);
+    const detector = this.personDetector;
+    this.model.setThresholds(main);
+    if (detector && detectorThresholds) detector.setThresholds(detectorThresholds);
+    this.options = o;
+    this.personIdsFor = undefined;
+  }
+
+  /** Why `o` cannot apply to these models ('' when it can), without applying it. */
+  frameOptionsProblem(o: FrameOptions): string {
+    try {
+      this.thresholds(o);
+      return '';
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  private thresholds(o: FrameOptions): { main: Thresholds; detectorThresholds?: Thresholds } {
+    const main = thresholdsFor(this.model.manifest, o, o.classes);
+    const detector = this.personDetector;
+    const detectorThresholds = detector
+      ? thresholdsFor(
+          detector.manifest,
+          o,
+          undefined,
+          personClassIds(detector.manifest.classNames, o.personClasses, detector.name),
+        )
+      : undefined;
+    return detectorThresholds ? { main, detectorThresholds } : { main };
+  }
+
+  /** Runs the frame. A top-down model fed by another pipeline gets that pipeline's detections. */
+  async run(frame: Frame, persons?: PersonInput): Promise<FrameOutcome> {
+    let before: PipelineResult | undefined;
+    let boxes = persons ? this.boxesOf(persons) : [];
+    if (this.personDetector) {
+      before = await this.personDetector.run(frame);
+      // The detector's thresholds keep only person classes (setFrameOptions).
+      boxes = before.task === 'detect' ? before.detections.map((d) => d.box) : [];
+    }
+    const result = await this.model.run(frame, boxes);
+    return { result, timings: sumTimings(before, result) };
+  }
+
+  private boxesOf(p: PersonInput): ReturnType<typeof personBoxes> {
+    if (this.personIdsFor !== p.classNames) {
+      this.personIds = new Set(
+        personClassIds(p.classNames, this.options.personClasses, p.detector),
+      );
+      this.personIdsFor = p.classNames;
+    }
+    return personBoxes(p.detections, this.personIds);
+  }
+
+  dispose(): void {
+    for (const m of this.models) m.dispose();
+  }
+}
+
+function thresholdsFor(
+  m: ModelManifest,
+  o: FrameOptions,
+  classNames: readonly string[] | undefined,
+  classIds?: readonly number[],
+): Thresholds {
+  const ids =
+    classIds ?? (classNames && classNames.length > 0 ? classIdsByName(m, classNames) : undefined);
+  return {
+    score: o.scoreThreshold,
+    iou: o.iouThreshold,
+    maxDetections: o.maxDetections,
+    ...(ids ? { classes: ids } : {}),
+  };
+}
+
+/** The `classes` parameter names classes; heads filter by index in the model's list. */
+function classIdsByName(m: ModelManifest, names: readonly string[]): number[] {
+  return names.map((n) => {
+    const i = m.classNames.indexOf(n);
+    if (i < 0) {
+      throw new ConfigError(
+        `classes: '${n}' is not a class of ${m.name} (${m.classNames.join(', ')})`,
+      );
+    }
+    return i;
+  });
+}
+
+function sumTimings(a: PipelineResult | undefined, b: PipelineResult): FrameTimings {
+  const t = (r: PipelineResult | undefined, k: keyof FrameTimings): number =>
+    r ? r.timings[k] : 0;
+  return {
+    preprocessMs: t(a, 'preprocessMs') + t(b, 'preprocessMs'),
+    inferenceMs: t(a, 'inferenceMs') + t(b, 'inferenceMs'),
+    headMs: t(a, 'headMs') + t(b, 'headMs'),
+  };
+}
