@@ -101,6 +101,7 @@ export class PerceptionNode {
         onShutdown: (from) => this.onShutdown(from),
       },
       (line) => this.node.getLogger().error(line),
+      (line) => this.node.getLogger().warn(line),
     );
     this.values = declareDescribedParameters(rcl, this.node, PERCEPTION_PARAMETERS);
     gateParameterChanges(

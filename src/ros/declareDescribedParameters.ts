@@ -51,6 +51,29 @@ function range(
     : new rcl.FloatingPointRange(minValue, maxValue, 0);
 }
 
+/**
+ * rclnodejs 2.2's ParameterDescriptor.toMessage() looks for the range under a field it never sets
+ * (`_rangeConstraint`, while the constructor stores `_range`), so describe_parameters would answer
+ * without one. Its own range check works; only the message is mended, on this descriptor.
+ */
+function publishRange(d: Rclnodejs.ParameterDescriptor, r: Rclnodejs.Range, t: RosParameterType) {
+  const base = d.toMessage.bind(d);
+  const bounds = r as unknown as { fromValue: number | bigint; toValue: number | bigint };
+  const field =
+    t === 'integer'
+      ? {
+          integer_range: [
+            { from_value: BigInt(bounds.fromValue), to_value: BigInt(bounds.toValue), step: 1n },
+          ],
+        }
+      : {
+          floating_point_range: [
+            { from_value: Number(bounds.fromValue), to_value: Number(bounds.toValue), step: 0 },
+          ],
+        };
+  (d as unknown as { toMessage: () => object }).toMessage = () => ({ ...base(), ...field });
+}
+
 function plain(value: unknown): ParameterValue {
   return typeof value === 'bigint' ? Number(value) : (value as ParameterValue);
 }
@@ -70,13 +93,9 @@ export function declareDescribedParameters(
     const t = rosType(s);
     const code = typeCode(rcl, t);
     const value = t === 'integer' ? BigInt(s.default as number) : s.default;
-    const descriptor = new rcl.ParameterDescriptor(
-      name,
-      code,
-      describe(s),
-      s.kind === 'fixed',
-      range(rcl, s, t),
-    );
+    const r = range(rcl, s, t);
+    const descriptor = new rcl.ParameterDescriptor(name, code, describe(s), s.kind === 'fixed', r);
+    if (r) publishRange(descriptor, r, t);
     node.declareParameter(new rcl.Parameter(name, code, value), descriptor);
     out[name] = plain(node.getParameter(name).value);
   }

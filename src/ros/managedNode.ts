@@ -87,6 +87,7 @@ export class ManagedNode {
     name: string,
     private readonly handlers: LifecycleHandlers,
     private readonly logFailure: (line: string) => void,
+    private readonly logRefusal: (line: string) => void,
   ) {
     this.rcl = rcl;
     this.node = new rcl.lifecycle.LifecycleNode(name);
@@ -193,12 +194,13 @@ export class ManagedNode {
       ? TRANSITION_BY_LABEL[request.transition.label]
       : TRANSITION_BY_ID[request.transition.id];
     if (!t) {
-      this.logFailure(`unknown transition ${JSON.stringify(request.transition)}`);
+      this.logRefusal(`unknown transition ${JSON.stringify(request.transition)}`);
       response.send({ success: false });
       return;
     }
     const outcome = await this.transition(t);
-    if (!outcome.ok) this.logFailure(`${t} failed: ${outcome.reason}`);
+    if (!outcome.ok && outcome.error === undefined) this.logRefusal(outcome.reason);
+    else if (!outcome.ok) this.logFailure(`${t} failed: ${outcome.reason}`);
     response.send({ success: outcome.ok });
   }
 }

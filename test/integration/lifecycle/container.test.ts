@@ -1,0 +1,98 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import { DetectionsMsg, ImageMsg, PosesMsg, RosClient } from '../../support/rosClient';
+import { nodeScript, RunningProcess, startProcess } from '../../support/rosProcess';
+import { photoDirWith } from '../../support/photos';
+import { repoPath } from '../../support/paths';
+
+const key = (m: { stamp: [number, number] }): string => m.stamp.join('.');
+
+describe('perception_container: detection, HRNet pose on its people and DeepLabV3 on one camera', function () {
+  this.timeout(240_000);
+  const procs: RunningProcess[] = [];
+  let client: RosClient;
+  let photoDir: string;
+
+  before(async () => {
+    photoDir = photoDirWith('person.jpg');
+    client = await RosClient.start();
+  });
+  after(async () => {
+    await Promise.all(procs.splice(0).map((p) => p.stop()));
+    await client.close();
+    fs.rmSync(photoDir, { recursive: true, force: true });
+  });
+
+  it('every pipeline publishes with the header of the same input frames; poses on the detector boxes', async function () {
+    const container = startProcess('node', [
+      nodeScript('src/nodes/perceptionContainer.js'),
+      '--ros-args',
+      '--params-file',
+      repoPath('config', 'pipelines.yaml'),
+      '-r',
+      'image:=/ct_cam/image',
+    ]);
+    procs.push(container);
+    await container.waitFor(/model deeplabv3\S* \(fp32\) on cpu: nodes by provider/, 120_000);
+    for (const n of ['detector', 'pose', 'segmentation']) {
+      assert.equal(await client.state(n), 'active', n);
+    }
+    await client.watch('/detector/detections', 'detections');
+    await client.watch('/pose/poses', 'poses');
+    await client.watch('/segmentation/segmentation', 'image');
+    // The camera on /ct_cam/image (the container was remapped there too).
+    procs.push(
+      startProcess('node', [
+        nodeScript('src/nodes/imageSourceNode.js'),
+        '--ros-args',
+        '-r',
+        '__node:=ct_src',
+        '-r',
+        'image:=/ct_cam/image',
+        '-p',
+        `directory:=${photoDir}`,
+        '-p',
+        'rate_hz:=2.0',
+        '-p',
+        'frame_id:=ct_frame',
+      ]),
+    );
+    const dets = await client.take<DetectionsMsg>('/detector/detections', 6, 90);
+    const poses = await client.take<PosesMsg>('/pose/poses', 6, 60);
+    const masks = await client.take<ImageMsg>('/segmentation/segmentation', 6, 60);
+    assert.ok(dets.length > 0 && poses.length > 0 && masks.length > 0);
+    for (const m of [...dets, ...poses, ...masks]) assert.equal(m.frame_id, 'ct_frame');
+
+    const detBy = new Map(dets.map((m) => [key(m), m]));
+    const common = masks.map(key).filter((k) => detBy.has(k) && poses.some((p) => key(p) === k));
+    assert.ok(common.length > 0, 'at least one camera frame went through all three pipelines');
+
+    let compared = 0;
+    for (const p of poses) {
+      const d = detBy.get(key(p));
+      if (!d) continue;
+      // The fall detector's classes (Normal, Fall) are both people: every box goes to HRNet.
+      assert.deepEqual(
+        p.poses.map((x) => x.box.map((v) => v.toFixed(2))),
+        d.items.map((x) => x.box.map((v) => v.toFixed(2))),
+        'HRNet ran on the detection pipeline boxes of the same frame',
+      );
+      assert.ok(p.poses.every((x) => x.keypoints === 17));
+      compared++;
+    }
+    assert.ok(compared > 0);
+    assert.ok(
+      dets.some((d) => d.items.length > 0),
+      'person.jpg has people',
+    );
+
+    // One subscription to the camera for the whole process.
+    const subs = await client.subscribers('/ct_cam/image');
+    assert.equal(
+      subs.filter((n) => ['detector', 'pose', 'segmentation'].includes(n)).length,
+      1,
+      subs.join(','),
+    );
+    assert.equal(await client.state('pose'), 'active');
+  });
+});

@@ -1,0 +1,163 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import * as readline from 'node:readline';
+import { repoPath } from './paths';
+import { privateDomainId } from './rosProcess';
+
+const SCRIPT = repoPath('test', 'fixtures', 'ros', 'ros_client.py');
+
+export interface DetectionsMsg {
+  stamp: [number, number];
+  frame_id: string;
+  items: { id: string; class_id: string; score: number; box: [number, number, number, number] }[];
+}
+export interface PosesMsg {
+  stamp: [number, number];
+  frame_id: string;
+  poses: { box: [number, number, number, number]; keypoints: number }[];
+}
+export interface ImageMsg {
+  stamp: [number, number];
+  frame_id: string;
+  encoding: string;
+  width: number;
+  height: number;
+}
+export interface TransitionEventMsg {
+  start: string;
+  goal: string;
+  transition: string;
+}
+export interface DiagnosticStatus {
+  level: number;
+  message: string;
+  values: Record<string, string>;
+}
+export interface SetResult {
+  successful: boolean;
+  reason: string;
+}
+export interface Descriptor {
+  name: string;
+  type: number;
+  description: string;
+  read_only: boolean;
+  range: [number, number] | null;
+}
+
+type Kind = 'detections' | 'poses' | 'image' | 'events';
+type Answer = Record<string, unknown> & { id: number; error?: string };
+
+/**
+ * An rclpy process in the tests' DDS domain that plays lifecycle manager, `ros2 param` and
+ * subscriber (test/fixtures/ros/ros_client.py), one JSON request and answer per line.
+ */
+export class RosClient {
+  private next = 1;
+  private readonly waiting = new Map<number, (a: Answer) => void>();
+  private readonly ready: Promise<void>;
+  private stderr = '';
+
+  private constructor(private readonly child: ChildProcess) {
+    let markReady: () => void = () => undefined;
+    this.ready = new Promise((r) => (markReady = r));
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (!line.startsWith('{')) return;
+      const a = JSON.parse(line) as Answer;
+      if (a.ready) return markReady();
+      this.waiting.get(a.id)?.(a);
+      this.waiting.delete(a.id);
+    });
+    child.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
+  }
+
+  static async start(): Promise<RosClient> {
+    const child = spawn('python3', [SCRIPT], {
+      env: { ...process.env, ROS_DOMAIN_ID: privateDomainId() },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const c = new RosClient(child);
+    await c.ready;
+    return c;
+  }
+
+  private call<T>(op: string, args: Record<string, unknown>, timeoutMs = 90_000): Promise<T> {
+    const id = this.next++;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(
+          new Error(`ros_client ${op} got no answer in ${timeoutMs} ms; stderr: ${this.stderr}`),
+        );
+      }, timeoutMs);
+      this.waiting.set(id, (a) => {
+        clearTimeout(timer);
+        if (a.error) reject(new Error(`ros_client ${op}: ${a.error}`));
+        else resolve(a as unknown as T);
+      });
+      this.child.stdin!.write(`${JSON.stringify({ id, op, ...args })}\n`);
+    });
+  }
+
+  async state(node: string): Promise<string> {
+    return (await this.call<{ state: string }>('get_state', { node })).state;
+  }
+
+  async changeState(node: string, transition: string): Promise<boolean> {
+    return (await this.call<{ success: boolean }>('change_state', { node, transition })).success;
+  }
+
+  async setParams(node: string, params: Record<string, unknown>): Promise<SetResult[]> {
+    return (await this.call<{ results: SetResult[] }>('set_params', { node, params })).results;
+  }
+
+  async describe(node: string, names: string[]): Promise<Descriptor[]> {
+    return (await this.call<{ descriptors: Descriptor[] }>('describe', { node, names }))
+      .descriptors;
+  }
+
+  async watch(topic: string, kind: Kind, sensor = false): Promise<void> {
+    await this.call('watch', { topic, kind, sensor });
+  }
+
+  /** Messages received on `topic` since the last take or clear (waits for at least `count`). */
+  async take<T>(topic: string, count: number, timeoutS: number): Promise<T[]> {
+    const r = await this.call<{ messages: T[] }>(
+      'take',
+      { topic, count, timeout: timeoutS },
+      (timeoutS + 30) * 1000,
+    );
+    return r.messages;
+  }
+
+  async clear(topic: string): Promise<void> {
+    await this.call('clear', { topic });
+  }
+
+  /** Names of the nodes subscribed to `topic`. */
+  async subscribers(topic: string, atLeast = 1, timeoutS = 5): Promise<string[]> {
+    return (
+      await this.call<{ nodes: string[] }>('subscribers', {
+        topic,
+        at_least: atLeast,
+        timeout: timeoutS,
+      })
+    ).nodes;
+  }
+
+  /** The node's newest DiagnosticStatus (published after this call). */
+  async diagnostics(node: string, timeoutS = 5): Promise<DiagnosticStatus> {
+    return this.call<DiagnosticStatus>('diagnostics', { node, timeout: timeoutS });
+  }
+
+  async close(): Promise<void> {
+    this.child.stdin!.end();
+    await new Promise<void>((r) => {
+      if (this.child.exitCode !== null) return r();
+      const t = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+      this.child.on('exit', () => {
+        clearTimeout(t);
+        r();
+      });
+    });
+  }
+}
