@@ -1,4 +1,5 @@
-"""Starts the pass-through node on a camera topic (placeholder until the perception launch file).
+"""Starts the pass-through node on a camera topic: a transport check that republishes the frames
+it receives through the zero-copy intake (perception.launch.py runs the models).
 
     ros2 launch htp_perception pass_through.launch.py image:=/camera/image_raw
 """

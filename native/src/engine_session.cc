@@ -1,6 +1,9 @@
 #include "engine_session.h"
 
 #include <sys/stat.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <chrono>
 #include <cstring>
@@ -719,6 +722,14 @@ Napi::Value EngineSession::Dispose(const Napi::CallbackInfo& info) {
                                           " run(s) in flight; await them first");
   std::lock_guard<std::mutex> lock(core_->run_mutex);
   core_->session.reset();
+  // The JS wrapper (and with it the core) lives until V8 collects it, and V8 does not see native
+  // memory: free the input tensor now, or every configure/cleanup cycle leaves megabytes behind.
+  std::vector<uint8_t>().swap(core_->input_buffer);
+#ifdef __GLIBC__
+  // A freed session leaves its weights' pages in glibc's heaps; hand them back so a long-running
+  // node that reconfigures does not keep every past session's high-water mark.
+  malloc_trim(0);
+#endif
   return env.Undefined();
 }
 

@@ -21,6 +21,7 @@ import { DiagnosticsPublisher } from '../ros/diagnosticsPublisher';
 import { ManagedNode, PrimaryState } from '../ros/managedNode';
 import type { RosHeader } from '../ros/rosHeader';
 import { ThrottledWarnings } from '../ros/throttledWarnings';
+import { collectGarbage } from '../util/collectGarbage';
 import { AnnotatedOutput } from './annotatedOutput';
 import { LatestFrameMailbox } from './latestFrameMailbox';
 import { nodeDiagnostics } from './nodeDiagnostics';
@@ -288,6 +289,7 @@ export class PerceptionNode {
     c.pipeline.dispose();
     c.outputs.destroy();
     c.annotatedOutput.destroy();
+    collectGarbage();
   }
 
   private async onShutdown(from: PrimaryState): Promise<void> {

@@ -72,7 +72,8 @@ export class ImageIntake {
   }
 
   destroy(): void {
-    this.qosTimer?.cancel();
+    // Cancelling alone would leave the timer in the node's list: one more per activate cycle.
+    if (this.qosTimer) this.node.destroyTimer(this.qosTimer);
     this.node.destroySubscription(this.subscription);
   }
 
