@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The main job on this machine (CPU): installs what is missing, then
 #  1. runs every model in models/ over the bootstrap photos and writes annotated images and
-#     results.json into out/photos (the perception nodes of a later issue reuse this pipeline);
-#  2. runs the same detection over ROS 2: image_source publishes the photos as a camera stream, the
-#     detector node turns them into vision_msgs/Detection2DArray and an annotated JPEG stream, and
-#     detection_monitor watches them as an operator would.
+#     results.json into out/photos;
+#  2. runs perception over ROS 2 the way a robot does: image_source publishes the photos as a
+#     camera, one perception_container runs three managed pipelines on it (YOLOv8 detection, HRNet
+#     pose on the detector's people, DeepLabV3 segmentation; config/pipelines.yaml), and
+#     pipeline_monitor watches them as an operator would (rate, latency, finds, processor, the
+#     annotated JPEG of each saved to out/ros/).
 #   scripts/demo.sh [seconds of ROS streaming]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -14,7 +16,7 @@ bash scripts/bootstrap.sh
 source scripts/env.sh
 node dist/src/tools/runModelsOnPhotos.js --out out/photos
 echo
-echo "ROS 2: image_source -> detector -> detection_monitor for $seconds s"
+echo "ROS 2: image_source -> perception_container (detector, pose, segmentation) -> pipeline_monitor for $seconds s"
 # A domain of its own, so the demo never meets other ROS 2 graphs on this machine.
 export ROS_DOMAIN_ID="${HTP_DEMO_DOMAIN_ID:-77}"
 pids=()
@@ -22,6 +24,6 @@ cleanup() { for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null || true; done; 
 trap cleanup EXIT
 node dist/src/nodes/imageSourceNode.js --ros-args -p rate_hz:=5.0 &
 pids+=($!)
-node dist/src/nodes/detectorNode.js --ros-args --params-file config/perception.yaml &
+node dist/src/nodes/perceptionContainer.js --ros-args --params-file config/pipelines.yaml &
 pids+=($!)
-node dist/src/tools/detectionMonitor.js detector --seconds "$seconds" --save out/ros/annotated_last.jpg
+node dist/src/tools/pipelineMonitor.js detector pose segmentation --seconds "$seconds" --save out/ros

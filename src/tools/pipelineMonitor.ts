@@ -1,0 +1,147 @@
+/**
+ * pipeline_monitor <pipeline> [<pipeline> ...] [--seconds N] [--save DIR]: watches perception
+ * pipelines over ROS 2 like an operator would. Per pipeline: result messages per second, latency
+ * from the image stamp to arrival, what it finds (detections per class from LabelInfo, people and
+ * keypoints, segmented classes), where its models run (from its diagnostics), and its annotated
+ * JPEG stream (the last frame saved to DIR/<pipeline>.jpg). Exit code 1 when a pipeline published
+ * nothing.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type * as Rclnodejs from 'rclnodejs';
+import { decodeCompressedImage } from '../ros/compressedImageCodec';
+import { decodeImage } from '../ros/imageCodec';
+import { makeQos } from '../ros/qosProfile';
+import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
+import { formatTable } from '../util/formatTable';
+import { percentile } from '../util/percentile';
+
+type Stamp = { sec: number; nanosec: number };
+type Detections = Rclnodejs.vision_msgs.msg.Detection2DArray;
+type Poses = Rclnodejs.htp_perception.msg.PersonPoseArray;
+
+class Watch {
+  messages = 0;
+  readonly latencies: number[] = [];
+  readonly finds = new Map<string, number>();
+  readonly classNames = new Map<string, string>();
+  jpegs = 0;
+  lastJpeg: Uint8Array | undefined;
+  placement = '';
+  inferenceP50 = '';
+
+  received(stamp: Stamp): void {
+    this.messages++;
+    this.latencies.push(Date.now() - (stamp.sec * 1000 + stamp.nanosec / 1e6));
+  }
+
+  found(what: string, n = 1): void {
+    this.finds.set(what, (this.finds.get(what) ?? 0) + n);
+  }
+}
+
+function watchPipeline(rcl: typeof Rclnodejs, node: Rclnodejs.Node, name: string): Watch {
+  const w = new Watch();
+  const latched = makeQos(rcl, 'reliable', 1);
+  latched.durability = rcl.QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_TRANSIENT_LOCAL;
+  node.createSubscription(
+    'vision_msgs/msg/LabelInfo',
+    `/${name}/labels`,
+    { qos: latched },
+    (m: unknown) => {
+      for (const c of (m as Rclnodejs.vision_msgs.msg.LabelInfo).class_map) {
+        w.classNames.set(String(c.class_id), c.class_name);
+      }
+    },
+  );
+  node.createSubscription('vision_msgs/msg/Detection2DArray', `/${name}/detections`, (m) => {
+    const d = m as Detections;
+    w.received(d.header.stamp);
+    for (const det of d.detections) {
+      const id = det.results[0]?.hypothesis.class_id ?? '?';
+      w.found(w.classNames.get(id) ?? id);
+    }
+  });
+  node.createSubscription('htp_perception/msg/PersonPoseArray', `/${name}/poses`, (m) => {
+    const p = m as Poses;
+    w.received(p.header.stamp);
+    w.found('people', p.poses.length);
+    w.found(
+      'keypoints >= 0.5',
+      p.poses.reduce((n, x) => n + x.keypoints.filter((k) => k.score >= 0.5).length, 0),
+    );
+  });
+  node.createSubscription(
+    'sensor_msgs/msg/Image',
+    `/${name}/segmentation`,
+    { isRaw: true },
+    (buf: unknown) => {
+      const img = decodeImage(buf as Buffer);
+      w.received(img.header.stamp);
+      const seen = new Set(img.data);
+      seen.delete(0);
+      w.found('frames with a non-background class', seen.size > 0 ? 1 : 0);
+    },
+  );
+  node.createSubscription(
+    'sensor_msgs/msg/CompressedImage',
+    `/${name}/annotated/compressed`,
+    { isRaw: true, qos: makeQos(rcl, 'sensor_data') },
+    (buf: unknown) => {
+      w.jpegs++;
+      w.lastJpeg = Uint8Array.from(decodeCompressedImage(buf as Buffer).data);
+    },
+  );
+  return w;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const at = (f: string): string | undefined =>
+    args.includes(f) ? args[args.indexOf(f) + 1] : undefined;
+  const valued = new Set([at('--seconds'), at('--save')]);
+  const names = args.filter((a) => !a.startsWith('--') && !valued.has(a));
+  if (names.length === 0) names.push('detector');
+  const seconds = Number(at('--seconds') ?? 10);
+  const save = at('--save');
+  const rcl = loadRclnodejs();
+  await rcl.init();
+  const node = new rcl.Node('pipeline_monitor');
+  const watches = new Map(names.map((n) => [n, watchPipeline(rcl, node, n)]));
+  node.createSubscription('diagnostic_msgs/msg/DiagnosticArray', '/diagnostics', (m) => {
+    for (const s of (m as Rclnodejs.diagnostic_msgs.msg.DiagnosticArray).status) {
+      const w = watches.get(s.hardware_id.replace(/^\//, ''));
+      if (!w) continue;
+      const v = new Map(s.values.map((kv) => [kv.key, kv.value]));
+      w.placement = v.get('nodes_by_provider') ?? '';
+      w.inferenceP50 = v.get('inference_ms_p50') ?? '';
+    }
+  });
+  node.spin();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const rows = [...watches.entries()].map(([name, w]) => ({
+    pipeline: name,
+    messages: w.messages,
+    hz: w.messages / seconds,
+    'stamp->received p50 ms': w.latencies.length ? percentile(w.latencies, 50) : NaN,
+    'inference p50 ms': w.inferenceP50,
+    finds: [...w.finds.entries()].map(([k, n]) => `${k} ${n}`).join(', ') || 'nothing',
+    'nodes by provider': w.placement,
+    jpegs: w.jpegs,
+  }));
+  process.stdout.write(`${formatTable(rows)}\n`);
+  if (save) {
+    fs.mkdirSync(save, { recursive: true });
+    for (const [name, w] of watches) {
+      if (!w.lastJpeg) continue;
+      const file = path.join(save, `${name}.jpg`);
+      fs.writeFileSync(file, w.lastJpeg);
+      process.stdout.write(`last annotated frame of ${name} saved to ${file}\n`);
+    }
+  }
+  node.destroy();
+  rcl.shutdown();
+  process.exit([...watches.values()].every((w) => w.messages > 0) ? 0 : 1);
+}
+
+if (require.main === module) runMain(main);
