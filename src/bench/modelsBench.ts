@@ -14,7 +14,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import sharp from 'sharp';
-import { listPhotos, loadRgbFrame } from '../nodes/photoFrames';
+import { listPhotos, loadRgbFrame } from '../photos/photoFrames';
 import { findModelManifests } from '../config/findModelManifests';
 import type { Frame } from '../engine/engineSession';
 import { ModelPipeline } from '../pipeline/modelPipeline';

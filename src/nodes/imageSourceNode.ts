@@ -9,7 +9,7 @@ import {
   ImageSourceConfig,
   parseImageSourceConfig,
 } from '../config/imageSourceConfig';
-import { decodePhoto, DecodedPhoto, listPhotos } from './photoFrames';
+import { decodePhoto, DecodedPhoto, listPhotos } from '../photos/photoFrames';
 import { runNodeProcess } from './runNodeProcess';
 
 /**

@@ -14,7 +14,7 @@ import { renderAnnotated } from '../annotate/renderAnnotated';
 import { resultAnnotation } from '../annotate/resultAnnotation';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
-import { listPhotos, loadRgbFrame } from '../nodes/photoFrames';
+import { listPhotos, loadRgbFrame } from '../photos/photoFrames';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 

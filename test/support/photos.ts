@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { listPhotos, loadRgbFrame } from '../../src/nodes/photoFrames';
+import { listPhotos, loadRgbFrame } from '../../src/photos/photoFrames';
 import type { Frame } from '../../src/engine/engineSession';
 import { repoPath } from './paths';
 

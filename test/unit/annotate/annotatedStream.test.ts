@@ -1,0 +1,75 @@
+import { strict as assert } from 'node:assert';
+import { AnnotatedStream, AnnotatedSinks } from '../../../src/annotate/annotatedStream';
+import type { Annotation } from '../../../src/annotate/annotationTypes';
+import type { Frame } from '../../../src/engine/engineSession';
+
+const frame = (encoding: Frame['encoding'] = 'rgb8'): Frame => ({
+  data: new Uint8Array(8 * 6 * 3),
+  width: 8,
+  height: 6,
+  step: 8 * 3,
+  encoding,
+});
+const EMPTY: Annotation = { boxes: [], keypoints: [] };
+
+function sinks(watching: { jpeg: boolean; raw: boolean }) {
+  const jpegs: number[] = [];
+  const raws: number[] = [];
+  const s: AnnotatedSinks<number> = {
+    wantsJpeg: () => watching.jpeg,
+    wantsRaw: () => watching.raw,
+    publishJpeg: (jpeg, ctx) => {
+      assert.equal(jpeg[0], 0xff, 'a JPEG');
+      jpegs.push(ctx);
+    },
+    publishRaw: (rgb, w, h, ctx) => {
+      assert.equal(rgb.length, w * h * 3);
+      raws.push(ctx);
+    },
+  };
+  return { s, jpegs, raws };
+}
+
+describe('AnnotatedStream', () => {
+  it('never makes the caller wait: offer returns before anything is drawn, the newest offer wins', async () => {
+    const { s, jpegs } = sinks({ jpeg: true, raw: false });
+    const stream = new AnnotatedStream(
+      s,
+      () => 70,
+      () => undefined,
+    );
+    let built = 0;
+    for (let i = 1; i <= 5; i++) {
+      stream.offer(frame(), () => (built++, EMPTY), i);
+    }
+    assert.deepEqual(jpegs, [], 'nothing drawn inside offer');
+    assert.equal(built, 0, 'the annotation is built by the renderer, not the caller');
+    await new Promise((r) => setTimeout(r, 50));
+    await stream.idle();
+    assert.deepEqual(jpegs, [5], 'only the newest of a burst is drawn');
+    assert.equal(built, 1);
+    assert.equal(stream.stats.skipped, 4);
+    assert.equal(stream.stats.rendered, 1);
+  });
+
+  it('draws nothing while nobody watches, and tells once about encodings it cannot draw', async () => {
+    const watching = { jpeg: false, raw: false };
+    const { s, jpegs, raws } = sinks(watching);
+    const undrawable: string[] = [];
+    const stream = new AnnotatedStream(
+      s,
+      () => 70,
+      (e) => undrawable.push(e),
+    );
+    stream.offer(frame(), () => EMPTY, 1);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual([jpegs, raws], [[], []]);
+    watching.raw = true;
+    stream.offer(frame('nv12'), () => EMPTY, 2);
+    assert.deepEqual(undrawable, ['nv12']);
+    stream.offer(frame('bgr8'), () => EMPTY, 3);
+    await new Promise((r) => setTimeout(r, 50));
+    await stream.idle();
+    assert.deepEqual(raws, [3]);
+  });
+});

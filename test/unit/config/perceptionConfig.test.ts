@@ -1,0 +1,60 @@
+import { strict as assert } from 'node:assert';
+import {
+  PERCEPTION_DEFAULTS,
+  PERCEPTION_PARAMETERS,
+  parsePerceptionConfig,
+} from '../../../src/config/perceptionConfig';
+
+const parse = (over: Record<string, unknown>) =>
+  parsePerceptionConfig({ ...PERCEPTION_DEFAULTS, ...over }, 'test parameters');
+
+describe('perception parameters', () => {
+  it('accepts only known HTP power profiles (it took any string before)', () => {
+    assert.equal(parse({ htp_profile: 'burst' }).htp_profile, 'burst');
+    assert.throws(
+      () => parse({ htp_profile: 'turbo' }),
+      (e: Error) =>
+        e.name === 'ConfigError' &&
+        /test parameters: htp_profile: .*sustained_high_performance/.test(e.message),
+    );
+  });
+
+  it('refuses both person_detector and person_source', () => {
+    assert.throws(
+      () => parse({ person_detector: '/m.manifest.json', person_source: 'detector' }),
+      /person_source: set either person_detector or person_source, not both/,
+    );
+  });
+
+  it('names the parameter and the bound of a value out of range', () => {
+    assert.throws(
+      () => parse({ score_threshold: 1.5 }),
+      /score_threshold: Too big: expected number to be <=1/,
+    );
+    assert.throws(() => parse({ max_detections: 0 }), /max_detections/);
+  });
+
+  it('gives every parameter a description and a kind; only autostart is read-only', () => {
+    for (const [name, spec] of Object.entries(PERCEPTION_PARAMETERS)) {
+      assert.ok(spec.description.length > 10, name);
+      assert.ok(['frame', 'session', 'fixed'].includes(spec.kind), name);
+    }
+    const fixed = Object.entries(PERCEPTION_PARAMETERS).filter(([, s]) => s.kind === 'fixed');
+    assert.deepEqual(
+      fixed.map(([n]) => n),
+      ['autostart'],
+    );
+    const frame = Object.entries(PERCEPTION_PARAMETERS)
+      .filter(([, s]) => s.kind === 'frame')
+      .map(([n]) => n)
+      .sort();
+    assert.deepEqual(frame, [
+      'classes',
+      'iou_threshold',
+      'jpeg_quality',
+      'max_detections',
+      'person_classes',
+      'score_threshold',
+    ]);
+  });
+});
