@@ -1,27 +1,14 @@
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import { DetectionsMsg, ImageMsg, PosesMsg, RosClient } from '../../support/rosClient';
-import { nodeScript, RunningProcess, startProcess } from '../../support/rosProcess';
-import { photoDirWith } from '../../support/photos';
+import { useRosTestBed } from '../../support/rosTestBed';
+import { DetectionsMsg, ImageMsg, PosesMsg } from '../../support/rosClient';
+import { nodeScript, startProcess } from '../../support/rosProcess';
 import { repoPath } from '../../support/paths';
 
 const key = (m: { stamp: [number, number] }): string => m.stamp.join('.');
 
 describe('perception_container: detection, HRNet pose on its people and DeepLabV3 on one camera', function () {
   this.timeout(240_000);
-  const procs: RunningProcess[] = [];
-  let client: RosClient;
-  let photoDir: string;
-
-  before(async () => {
-    photoDir = photoDirWith('person.jpg');
-    client = await RosClient.start();
-  });
-  after(async () => {
-    await Promise.all(procs.splice(0).map((p) => p.stop()));
-    await client.close();
-    fs.rmSync(photoDir, { recursive: true, force: true });
-  });
+  const bed = useRosTestBed('person.jpg');
 
   it('every pipeline publishes with the header of the same input frames; poses on the detector boxes', async function () {
     const container = startProcess('node', [
@@ -32,16 +19,16 @@ describe('perception_container: detection, HRNet pose on its people and DeepLabV
       '-r',
       'image:=/ct_cam/image',
     ]);
-    procs.push(container);
+    bed.own(container);
     await container.waitFor(/model deeplabv3\S* \(fp32\) on cpu: nodes by provider/, 120_000);
     for (const n of ['detector', 'pose', 'segmentation']) {
-      assert.equal(await client.state(n), 'active', n);
+      assert.equal(await bed.client.state(n), 'active', n);
     }
-    await client.watch('/detector/detections', 'detections');
-    await client.watch('/pose/poses', 'poses');
-    await client.watch('/segmentation/segmentation', 'image');
+    await bed.client.watch('/detector/detections', 'detections');
+    await bed.client.watch('/pose/poses', 'poses');
+    await bed.client.watch('/segmentation/segmentation', 'image');
     // The camera on /ct_cam/image (the container was remapped there too).
-    procs.push(
+    bed.own(
       startProcess('node', [
         nodeScript('src/nodes/imageSourceNode.js'),
         '--ros-args',
@@ -50,16 +37,16 @@ describe('perception_container: detection, HRNet pose on its people and DeepLabV
         '-r',
         'image:=/ct_cam/image',
         '-p',
-        `directory:=${photoDir}`,
+        `directory:=${bed.photoDir}`,
         '-p',
         'rate_hz:=2.0',
         '-p',
         'frame_id:=ct_frame',
       ]),
     );
-    const dets = await client.take<DetectionsMsg>('/detector/detections', 6, 90);
-    const poses = await client.take<PosesMsg>('/pose/poses', 6, 60);
-    const masks = await client.take<ImageMsg>('/segmentation/segmentation', 6, 60);
+    const dets = await bed.client.take<DetectionsMsg>('/detector/detections', 6, 90);
+    const poses = await bed.client.take<PosesMsg>('/pose/poses', 6, 60);
+    const masks = await bed.client.take<ImageMsg>('/segmentation/segmentation', 6, 60);
     assert.ok(dets.length > 0 && poses.length > 0 && masks.length > 0);
     for (const m of [...dets, ...poses, ...masks]) assert.equal(m.frame_id, 'ct_frame');
 
@@ -87,12 +74,12 @@ describe('perception_container: detection, HRNet pose on its people and DeepLabV
     );
 
     // One subscription to the camera for the whole process.
-    const subs = await client.subscribers('/ct_cam/image');
+    const subs = await bed.client.subscribers('/ct_cam/image');
     assert.equal(
       subs.filter((n) => ['detector', 'pose', 'segmentation'].includes(n)).length,
       1,
       subs.join(','),
     );
-    assert.equal(await client.state('pose'), 'active');
+    assert.equal(await bed.client.state('pose'), 'active');
   });
 });

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { useRosTestBed } from '../../support/rosTestBed';
 import * as fs from 'node:fs';
-import { DetectionsMsg, RosClient } from '../../support/rosClient';
-import { RunningProcess, startNode, startPhotoSource } from '../../support/rosProcess';
-import { photoDirWith } from '../../support/photos';
+import { DetectionsMsg } from '../../support/rosClient';
+import { startNode, startPhotoSource } from '../../support/rosProcess';
 
 const CYCLES = 50;
 
@@ -15,35 +15,23 @@ function footprint(pid: number): { rssKb: number; fds: number } {
 
 describe('managed perception node: endurance of the lifecycle', function () {
   this.timeout(900_000);
-  const procs: RunningProcess[] = [];
-  let client: RosClient;
-  let photoDir: string;
-
-  before(async () => {
-    photoDir = photoDirWith('person.jpg');
-    client = await RosClient.start();
-  });
-  after(async () => {
-    await Promise.all(procs.splice(0).map((p) => p.stop()));
-    await client.close();
-    fs.rmSync(photoDir, { recursive: true, force: true });
-  });
+  const bed = useRosTestBed('person.jpg');
 
   it(`${CYCLES} configure / activate / deactivate / cleanup cycles with frames flowing: RSS and fds do not grow by more than 5 % after the first`, async function () {
     const node = startNode('perceptionNode', 'en_it', ['autostart:=false', 'threads:=2']);
-    procs.push(node);
-    procs.push(startPhotoSource('en_src', photoDir, 10));
-    await client.watch('/en_it/detections', 'detections');
+    bed.own(node);
+    bed.own(startPhotoSource('en_src', bed.photoDir, 10));
+    await bed.client.watch('/en_it/detections', 'detections');
     const pid = node.child.pid!;
     const samples: { rssKb: number; fds: number }[] = [];
     for (let i = 0; i < CYCLES; i++) {
-      assert.equal(await client.changeState('en_it', 'configure'), true, `configure ${i}`);
-      assert.equal(await client.changeState('en_it', 'activate'), true, `activate ${i}`);
-      const got = await client.take<DetectionsMsg>('/en_it/detections', 1, 30);
+      assert.equal(await bed.client.changeState('en_it', 'configure'), true, `configure ${i}`);
+      assert.equal(await bed.client.changeState('en_it', 'activate'), true, `activate ${i}`);
+      const got = await bed.client.take<DetectionsMsg>('/en_it/detections', 1, 30);
       assert.ok(got.length >= 1, `cycle ${i}: no detections while active`);
-      assert.equal(await client.changeState('en_it', 'deactivate'), true, `deactivate ${i}`);
-      assert.equal(await client.changeState('en_it', 'cleanup'), true, `cleanup ${i}`);
-      await client.clear('/en_it/detections');
+      assert.equal(await bed.client.changeState('en_it', 'deactivate'), true, `deactivate ${i}`);
+      assert.equal(await bed.client.changeState('en_it', 'cleanup'), true, `cleanup ${i}`);
+      await bed.client.clear('/en_it/detections');
       samples.push(footprint(pid));
     }
     // Warm-up (allocator arenas, JIT code, V8 heap sizing) takes about five cycles; a leak shows

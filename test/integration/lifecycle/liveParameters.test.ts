@@ -1,34 +1,24 @@
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import { DetectionsMsg, RosClient } from '../../support/rosClient';
-import { RunningProcess, startNode, startPhotoSource } from '../../support/rosProcess';
-import { photoDirWith } from '../../support/photos';
+import { useRosTestBed } from '../../support/rosTestBed';
+import { DetectionsMsg } from '../../support/rosClient';
+import { startNode, startPhotoSource } from '../../support/rosProcess';
 import { repoPath } from '../../support/paths';
 
 describe('managed perception node: live parameters over the parameter services', function () {
   this.timeout(180_000);
-  const procs: RunningProcess[] = [];
-  let client: RosClient;
-  let photoDir: string;
+  const bed = useRosTestBed('person.jpg');
 
   before(async () => {
-    photoDir = photoDirWith('person.jpg');
-    client = await RosClient.start();
     const node = startNode('perceptionNode', 'lp_it', ['threads:=2']);
-    procs.push(node);
+    bed.own(node);
     await node.waitFor(/nodes by provider/, 60_000);
-    await client.watch('/lp_it/detections', 'detections');
-    procs.push(startPhotoSource('lp_src', photoDir, 5));
-  });
-  after(async () => {
-    await Promise.all(procs.splice(0).map((p) => p.stop()));
-    await client.close();
-    fs.rmSync(photoDir, { recursive: true, force: true });
+    await bed.client.watch('/lp_it/detections', 'detections');
+    bed.own(startPhotoSource('lp_src', bed.photoDir, 5));
   });
 
   it('raising score_threshold removes the low detections from the next frame on', async function () {
     // person.jpg: the reference finds two people, scores 0.62 and 0.50.
-    const before = await client.take<DetectionsMsg>('/lp_it/detections', 2, 60);
+    const before = await bed.client.take<DetectionsMsg>('/lp_it/detections', 2, 60);
     assert.ok(before.length >= 2);
     const scores = before
       .at(-1)!
@@ -37,56 +27,56 @@ describe('managed perception node: live parameters over the parameter services',
     assert.equal(scores.length, 2, `detections before: ${JSON.stringify(scores)}`);
     assert.ok(scores[0]! < 0.55 && scores[1]! > 0.55, JSON.stringify(scores));
 
-    const set = await client.setParams('lp_it', { score_threshold: 0.55 });
+    const set = await bed.client.setParams('lp_it', { score_threshold: 0.55 });
     assert.deepEqual(set, [{ successful: true, reason: '' }]);
-    await client.clear('/lp_it/detections');
-    const after = await client.take<DetectionsMsg>('/lp_it/detections', 3, 60);
+    await bed.client.clear('/lp_it/detections');
+    const after = await bed.client.take<DetectionsMsg>('/lp_it/detections', 3, 60);
     // The first may be the frame that was in flight when the value changed.
     for (const m of after.slice(1)) {
       assert.equal(m.items.length, 1, JSON.stringify(m.items));
       assert.ok(m.items[0]!.score >= 0.55);
     }
     assert.ok(after.length >= 3);
-    await client.setParams('lp_it', { score_threshold: 0.25 });
+    await bed.client.setParams('lp_it', { score_threshold: 0.25 });
   });
 
   it('rejects invalid values and session parameters while active, with the reason', async function () {
-    const [range] = await client.setParams('lp_it', { score_threshold: 1.5 });
+    const [range] = await bed.client.setParams('lp_it', { score_threshold: 1.5 });
     assert.equal(range!.successful, false);
     assert.match(range!.reason, /score_threshold/);
     assert.match(range!.reason, /<=\s*1|1/);
 
-    const [type] = await client.setParams('lp_it', { score_threshold: 'high' });
+    const [type] = await bed.client.setParams('lp_it', { score_threshold: 'high' });
     assert.deepEqual(type, {
       successful: false,
       reason: 'score_threshold: expected a double value',
     });
 
-    const [cls] = await client.setParams('lp_it', { classes: ['dog'] });
+    const [cls] = await bed.client.setParams('lp_it', { classes: ['dog'] });
     assert.equal(cls!.successful, false);
     assert.match(cls!.reason, /'dog' is not a class of yolov8s-fall \(Normal, Fall\)/);
 
     const other = repoPath('models', 'yolov8n-seg', 'yolov8n-seg.manifest.json');
-    const [reload] = await client.setParams('lp_it', { model: other });
+    const [reload] = await bed.client.setParams('lp_it', { model: other });
     assert.equal(reload!.successful, false);
     assert.match(
       reload!.reason,
       /model needs new sessions .*deactivate the node, set it, then cleanup and configure/,
     );
-    const [threads] = await client.setParams('lp_it', { threads: 1 });
+    const [threads] = await bed.client.setParams('lp_it', { threads: 1 });
     assert.equal(threads!.successful, false);
 
-    const [fixed] = await client.setParams('lp_it', { autostart: false });
+    const [fixed] = await bed.client.setParams('lp_it', { autostart: false });
     assert.equal(fixed!.successful, false);
     assert.match(fixed!.reason, /autostart is read-only/);
     // Still working with its old values.
-    await client.clear('/lp_it/detections');
-    const still = await client.take<DetectionsMsg>('/lp_it/detections', 2, 60);
+    await bed.client.clear('/lp_it/detections');
+    const still = await bed.client.take<DetectionsMsg>('/lp_it/detections', 2, 60);
     assert.ok(still.length >= 2);
   });
 
   it('describes every parameter: description, range, read-only', async function () {
-    const d = await client.describe('lp_it', [
+    const d = await bed.client.describe('lp_it', [
       'score_threshold',
       'max_detections',
       'autostart',
