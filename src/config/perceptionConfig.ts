@@ -1,13 +1,11 @@
-import * as path from 'node:path';
 import { z } from 'zod';
+import { packagePath } from '../packageRoot';
 import { describeZodError } from './configError';
-
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 /** Parameters of the perception (and detector) node, with the defaults a fresh checkout runs with. */
 export const PERCEPTION_DEFAULTS = {
   /** Model manifest (JSON) beside the ONNX files. */
-  model: path.join(REPO_ROOT, 'models', 'yolov8-fall', 'yolov8s-fall.manifest.json'),
+  model: packagePath('models', 'yolov8-fall', 'yolov8s-fall.manifest.json'),
   /** cpu, or htp (Hexagon NPU through the QNN provider; needs an INT8 QDQ model). */
   provider: 'cpu',
   /** fp32 or int8 (the manifest's QDQ file). */
