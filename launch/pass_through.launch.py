@@ -1,5 +1,8 @@
-"""Starts the pass-through node on a camera topic: a transport check that republishes the frames
-it receives through the zero-copy intake (perception.launch.py runs the models).
+"""Starts the pass-through node on a camera topic: a transport check without a model.
+
+It republishes each image (raw or compressed) with its header, and reports rate, bad frames and
+incompatible publishers on /diagnostics. Use it to check that a camera's frames reach this package
+(QoS, encodings, Fast DDS segment size) before starting perception.launch.py.
 
     ros2 launch htp_perception pass_through.launch.py image:=/camera/image_raw
 """

@@ -34,6 +34,11 @@ export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST
 export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-42}"
 # Camera-sized frames in shared memory, discovery on loopback (see the file for why).
 export FASTDDS_DEFAULT_PROFILES_FILE="${FASTDDS_DEFAULT_PROFILES_FILE:-$HTP_ROOT/config/fastdds_localhost.xml}"
-# node-gyp / cmake-js: build against the installed Node headers, never download them.
-export npm_config_nodedir="${npm_config_nodedir:-/usr}"
+# node-gyp / cmake-js: build against the headers of the Node on PATH, never download them. Its
+# install prefix (where include/node lives) is found from the executable, not assumed to be /usr.
+if [ -z "${npm_config_nodedir:-}" ] && command -v node >/dev/null 2>&1; then
+  _htp_nodedir="$(node -p 'require("path").resolve(process.execPath, "..", "..")' 2>/dev/null || true)"
+  [ -n "$_htp_nodedir" ] && [ -f "$_htp_nodedir/include/node/node_api.h" ] && export npm_config_nodedir="$_htp_nodedir"
+  unset _htp_nodedir
+fi
 unset _htp_root

@@ -6,8 +6,9 @@ source "$(dirname "$0")/../lib.sh"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 venv="$root/.ros/venv"
 req="$root/scripts/setup/ros-requirements.txt"
+cons="$root/scripts/setup/ros-constraints.txt"
 stamp="$root/.ros/stamps/ros"
-key="$(sha256sum "$req" | cut -c1-16)"
+key="$(cat "$req" "$cons" | sha256sum | cut -c1-16) $PIP_PIN"
 
 if stamp_ok "$stamp" "$key" && [ -x "$venv/bin/python" ]; then
   log "ros: Kilted prefix up to date at .ros/venv"
@@ -18,8 +19,8 @@ need_cmd "$py" "install Python 3.10-3.14 (apt-get install python3 python3-venv)"
 "$py" -c 'import sys; assert (3,10) <= sys.version_info[:2] <= (3,14)' \
   || die "the ros-* wheels need CPython 3.10-3.14; set HTP_PYTHON to one"
 [ -x "$venv/bin/python" ] || "$py" -m venv "$venv" || die "python venv failed: apt-get install python3-venv"
-"$venv/bin/python" -m pip install -q --upgrade pip
-"$venv/bin/python" -m pip install -q -r "$req"
+"$venv/bin/python" -m pip install -q "$PIP_PIN"
+"$venv/bin/python" -m pip install -q -r "$req" -c "$cons"
 
 # rclnodejs' build locates the ROS prefix from `which ros2`; the wheels ship no CLI, so a small
 # stand-in marks the prefix and explains itself if someone runs it.

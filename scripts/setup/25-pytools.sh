@@ -9,7 +9,8 @@ shopt -s nullglob
 reqs=("$root"/tools/requirements-*.txt)
 [ "${#reqs[@]}" -gt 0 ] || { log "pytools: no requirements"; exit 0; }
 stamp="$root/.cache/stamps/pytools"
-key="$(cat "${reqs[@]}" | sha256sum | cut -c1-16)"
+cons="$root/tools/constraints.txt"
+key="$(cat "${reqs[@]}" "$cons" | sha256sum | cut -c1-16) $PIP_PIN"
 if stamp_ok "$stamp" "$key" && [ -x "$venv/bin/python" ]; then
   log "pytools: up to date"
   exit 0
@@ -17,7 +18,7 @@ fi
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 args=()
 for r in "${reqs[@]}"; do args+=(-r "$r"); done
-"$venv/bin/python" -m pip install -q --upgrade pip
-"$venv/bin/python" -m pip install -q "${args[@]}"
+"$venv/bin/python" -m pip install -q "$PIP_PIN"
+"$venv/bin/python" -m pip install -q "${args[@]}" -c "$cons"
 stamp_write "$stamp" "$key"
 log "pytools: installed ${#reqs[@]} requirement files"

@@ -28,21 +28,16 @@ if stamp_ok "$stamp" "$key" && [ -f "$prefix/share/ament_index/resource_index/pa
 fi
 started=$SECONDS
 
-# The ros-kilted-ament-cmake / rosidl-default-generators wheels do not pull in everything a
-# rosidl build imports; these complete them (same kilted release as step 20).
-log "interfaces: completing the ament_cmake/rosidl build tools in .ros/venv"
-"$venv/bin/python" -m pip install -q \
-  ros-kilted-ament-package ros-kilted-ament-cmake-include-directories \
-  ros-kilted-ament-cmake-ros-core ros-kilted-rosidl-core-generators 'catkin_pkg>=1.0' \
-  || die "pip could not install the ament/rosidl build tools into .ros/venv (network to PyPI?)"
-
+# The ament/rosidl build tools that the ament_cmake / rosidl-default-generators wheels lack are
+# pinned in scripts/setup/ros-requirements.txt and installed by step 20 (no unpinned pip here).
 py="$venv/bin/python"
 pyinc="$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
 [ -f "$pyinc/Python.h" ] \
   || die "Python headers missing at $pyinc (rosidl's Python type support needs them): apt-get install python3-dev, or rebuild the interpreter of .ros/venv with its headers"
 npinc="$("$py" -c 'import numpy; print(numpy.get_include())' 2>/dev/null)" \
   || die "numpy is missing from .ros/venv: rerun scripts/bootstrap.sh 20-ros"
-"$py" -c 'import em, lark' 2>/dev/null || die "empy/lark missing from .ros/venv: rerun scripts/bootstrap.sh 20-ros"
+"$py" -c 'import em, lark, ament_package, catkin_pkg' 2>/dev/null \
+  || die "empy/lark/ament_package/catkin_pkg missing from .ros/venv: rerun scripts/bootstrap.sh 20-ros"
 
 # The wheels' exported CMake targets still name the manylinux build machine's Python and numpy
 # include directories (/opt/python/cp3XX-cp3XX/...), which CMake rejects as non-existent. Point

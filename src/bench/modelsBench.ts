@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import sharp from 'sharp';
 import { listPhotos, loadRgbFrame } from '../photos/photoFrames';
 import { findModelManifests } from '../config/findModelManifests';
+import { packagePath } from '../packageRoot';
 import type { Frame } from '../engine/engineSession';
 import { ModelPipeline } from '../pipeline/modelPipeline';
 import type { Precision } from '../pipeline/manifestEngineOptions';
@@ -24,8 +25,6 @@ import { barChartSvg } from './barChartSvg';
 import { parseBenchArgs } from './benchArgs';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
-
-const ROOT = path.resolve(__dirname, '..', '..', '..');
 
 interface Entry {
   model: string;
@@ -63,9 +62,9 @@ async function main(): Promise<void> {
   const precisions = (flag(args.rest, '--precision') ?? 'fp32,int8').split(',') as Precision[];
   const providers = (flag(args.rest, '--providers') ?? 'cpu').split(',') as ('cpu' | 'htp')[];
   const htpIterations = Number(flag(args.rest, '--htp-iterations') ?? 3);
-  const pngPath = flag(args.rest, '--png') ?? path.join(ROOT, 'bench-results', 'models.png');
-  const jsonPath = args.jsonPath ?? path.join(ROOT, 'bench-results', 'models.json');
-  const photos = await frames(path.join(ROOT, '.cache', 'photos'), 8);
+  const pngPath = flag(args.rest, '--png') ?? packagePath('bench-results', 'models.png');
+  const jsonPath = args.jsonPath ?? packagePath('bench-results', 'models.json');
+  const photos = await frames(packagePath('.cache', 'photos'), 8);
   // HRNet is timed on a fixed person box per photo (the centre half), so its cost is one crop.
   const personBox = (f: Frame): Box => ({
     x1: f.width * 0.3,
@@ -74,7 +73,7 @@ async function main(): Promise<void> {
     y2: f.height * 0.95,
   });
   const entries: Entry[] = [];
-  for (const manifest of findModelManifests(path.join(ROOT, 'models'), { skipExamples: true })) {
+  for (const manifest of findModelManifests(packagePath('models'), { skipExamples: true })) {
     const combos = providers.flatMap(
       (provider): { provider: 'cpu' | 'htp'; precision: Precision }[] =>
         provider === 'htp'

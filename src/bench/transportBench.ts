@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as Rclnodejs from 'rclnodejs';
+import { packagePath } from '../packageRoot';
 import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
 import { ImageIntake } from '../ros/imageIntake';
 import { makeQos } from '../ros/qosProfile';
@@ -21,7 +22,7 @@ const RESOLUTIONS: readonly [number, number][] = [
   [1280, 720],
 ];
 const RATE_HZ = 30;
-const PEER = path.resolve(__dirname, '..', '..', '..', 'tools', 'ros', 'image_peer.py');
+const PEER = packagePath('tools', 'ros', 'image_peer.py');
 
 interface PhaseResult {
   publishedHz: number;

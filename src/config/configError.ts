@@ -5,9 +5,14 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/**
+ * Every issue of a failed zod parse on one line, `field.path: message; ...` (`(root)` for the
+ * object itself): the one wording of validation errors, whichever error class carries it.
+ */
+export function formatZodIssues(error: ZodError): string {
+  return error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+}
+
 export function describeZodError(source: string, error: ZodError): ConfigError {
-  const issues = error.issues
-    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-    .join('; ');
-  return new ConfigError(`${source}: ${issues}`);
+  return new ConfigError(`${source}: ${formatZodIssues(error)}`);
 }

@@ -1,12 +1,10 @@
-import * as path from 'node:path';
 import { z } from 'zod';
+import { packagePath } from '../packageRoot';
 import { describeZodError } from './configError';
-
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 export const IMAGE_SOURCE_DEFAULTS = {
   /** Folder of .jpg/.jpeg/.png files, published in name order. */
-  directory: process.env.HTP_PHOTOS ?? path.join(REPO_ROOT, '.cache', 'photos'),
+  directory: process.env.HTP_PHOTOS ?? packagePath('.cache', 'photos'),
   rate_hz: 10.0,
   frame_id: 'camera_optical_frame',
   encoding: 'rgb8',

@@ -1,11 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { packagePath } from '../packageRoot';
 import { describeZodError } from './configError';
 import { findModelManifests } from './findModelManifests';
 import { POWER_PROFILE_NAMES } from '../engine/powerProfiles';
-
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 /**
  * When a parameter may change:
@@ -40,7 +39,7 @@ const spec = <S extends z.ZodType>(
 export const PERCEPTION_PARAMETERS = {
   model: spec(
     z.string().min(1),
-    path.join(REPO_ROOT, 'models', 'yolov8-fall', 'yolov8s-fall.manifest.json'),
+    packagePath('models', 'yolov8-fall', 'yolov8s-fall.manifest.json'),
     'session',
     "model manifest (JSON beside the ONNX files), or the name of a model under the package's models/",
   ),
@@ -217,7 +216,7 @@ export function frameOptions(c: PerceptionConfig): FrameOptions {
  */
 export function resolveModelReference(ref: string): string {
   if (!ref || fs.existsSync(ref) || ref.includes('/') || ref.endsWith('.json')) return ref;
-  const dir = path.join(REPO_ROOT, 'models');
+  const dir = packagePath('models');
   if (!fs.existsSync(dir)) return ref;
   const found = findModelManifests(dir, { skipExamples: true }).find(
     (p) => path.basename(p) === `${ref}.manifest.json`,

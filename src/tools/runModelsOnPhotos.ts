@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { findModelManifests } from '../config/findModelManifests';
+import { packagePath } from '../packageRoot';
 import type { Box } from '../heads/headResults';
 import { ModelPipeline, PipelineResult } from '../pipeline/modelPipeline';
 import type { Precision } from '../pipeline/manifestEngineOptions';
@@ -15,8 +16,6 @@ import { resultAnnotation } from '../annotate/resultAnnotation';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
 import { listPhotos, loadRgbFrame } from '../photos/photoFrames';
-
-const ROOT = path.resolve(__dirname, '..', '..', '..');
 
 interface Args {
   photos: string;
@@ -33,8 +32,8 @@ function parseArgs(argv: readonly string[]): Args {
   if (precision !== 'fp32' && precision !== 'int8')
     throw new Error(`--precision must be fp32 or int8, got ${precision}`);
   return {
-    photos: get('--photos', path.join(ROOT, '.cache', 'photos')),
-    out: get('--out', path.join(ROOT, 'out', 'photos')),
+    photos: get('--photos', packagePath('.cache', 'photos')),
+    out: get('--out', packagePath('out', 'photos')),
     precision,
   };
 }
@@ -79,7 +78,7 @@ function personBoxes(result: PipelineResult | undefined): Box[] {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const photos = listPhotos(args.photos).map((f) => path.basename(f));
-  const manifests = findModelManifests(path.join(ROOT, 'models'), { skipExamples: true });
+  const manifests = findModelManifests(packagePath('models'), { skipExamples: true });
   const pipelines: ModelPipeline[] = [];
   for (const m of manifests)
     pipelines.push(

@@ -1,8 +1,8 @@
-import * as path from 'node:path';
+import { PACKAGE_ROOT, packagePath } from '../../src/packageRoot';
 
-/** Repository root: tests run from dist/test/..., sources live beside dist/. */
-export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+/** Repository root, found the same way as the code under test finds it. */
+export const REPO_ROOT = PACKAGE_ROOT;
 
 export function repoPath(...parts: string[]): string {
-  return path.join(REPO_ROOT, ...parts);
+  return packagePath(...parts);
 }

@@ -1,20 +1,9 @@
 /** Generated test models and numpy/onnxruntime references for the engine tests (tools venv). */
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoPath } from '../../support/paths';
-
-export const TOOLS_PYTHON = repoPath('.cache', 'tools-venv', 'bin', 'python');
-
-function python(args: string[], input?: string): string {
-  if (!fs.existsSync(TOOLS_PYTHON)) {
-    throw new Error(`${TOOLS_PYTHON} missing: run 'bash scripts/bootstrap.sh 25-pytools'`);
-  }
-  const r = spawnSync(TOOLS_PYTHON, args, { input, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (r.status !== 0) throw new Error(`${args[0]} failed (${String(r.status)}): ${r.stderr}`);
-  return r.stdout;
-}
+import { runToolsPython as python } from '../../support/toolsPython';
 
 let modelDir: string | undefined;
 

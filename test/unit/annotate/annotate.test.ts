@@ -68,18 +68,27 @@ describe('annotation rendering', function () {
     assert.deepEqual(px(15, 5), [0, 0, 0], 'untouched background');
   });
 
-  it('renders packed rgb8 pixels equal to the decoded PNG, for raw image topics', async function () {
-    const width = 20;
-    const height = 10;
+  it('renders packed rgb8 rows, for raw image topics: box edges coloured, the rest untouched', async function () {
+    const width = 60;
+    const height = 40;
     const data = new Uint8Array(width * height * 3).fill(90);
     const annotation = {
-      boxes: [{ x1: 2, y1: 2, x2: 15, y2: 8, label: 'x', colorIndex: 5 }],
+      boxes: [{ x1: 10, y1: 25, x2: 50, y2: 38, label: '', colorIndex: 5 }],
       keypoints: [],
     };
     const raw = await renderAnnotated({ width, height, data }, annotation, 'rgb8');
-    assert.equal(raw.length, width * height * 3);
-    const png = await renderAnnotated({ width, height, data }, annotation, 'png');
-    const decoded = await sharp(png).removeAlpha().raw().toBuffer();
-    assert.ok(raw.equals(decoded));
+    assert.equal(raw.length, width * height * 3, 'tightly packed rgb8, no alpha or row padding');
+    const px = (x: number, y: number): number[] => [
+      ...raw.subarray((y * width + x) * 3, (y * width + x) * 3 + 3),
+    ];
+    // The 2 px stroke is centred on the box outline, so these pixels lie wholly inside it.
+    const edgeColour = paletteColor(5);
+    const near = (a: number[]): boolean => a.every((v, i) => Math.abs(v - edgeColour[i]!) <= 40);
+    assert.ok(near(px(10, 30)), `left edge is ${px(10, 30)}`);
+    assert.ok(near(px(30, 25)), `top edge is ${px(30, 25)}`);
+    assert.ok(near(px(49, 37)), `bottom-right corner is ${px(49, 37)}`);
+    assert.deepEqual(px(30, 31), [90, 90, 90], 'inside the box');
+    assert.deepEqual(px(30, 10), [90, 90, 90], 'above the box');
+    assert.deepEqual(px(5, 30), [90, 90, 90], 'left of the box');
   });
 });

@@ -5,9 +5,10 @@ import {
   ManifestMismatchError,
   type IntrospectedModel,
 } from '../../../src/config/checkManifestAgainstModel';
+import { REPO_ROOT } from '../../support/paths';
 import { loadModelManifest } from '../../../src/config/modelManifest';
 
-const root = path.resolve(__dirname, '../../../..');
+const root = REPO_ROOT;
 const examples = path.join(root, 'models', 'examples');
 const seg = loadModelManifest(path.join(examples, 'ultralytics-yolov8n-seg.manifest.json'));
 const aihub = loadModelManifest(path.join(examples, 'aihub-yolov8-detect.manifest.json'));

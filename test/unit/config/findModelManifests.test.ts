@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { REPO_ROOT } from '../../support/paths';
 import { findModelManifests } from '../../../src/config/findModelManifests';
 
 describe('findModelManifests', function () {
@@ -23,7 +24,7 @@ describe('findModelManifests', function () {
   });
 
   it('lists the five models bootstrap prepares in this repository', function () {
-    const root = path.resolve(__dirname, '../../../..');
+    const root = REPO_ROOT;
     const names = findModelManifests(path.join(root, 'models'), { skipExamples: true }).map((p) =>
       path.basename(p),
     );

@@ -2,10 +2,11 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { REPO_ROOT } from '../../support/paths';
 import { ConfigError } from '../../../src/config/configError';
 import { loadModelManifest, parseModelManifest } from '../../../src/config/modelManifest';
 
-const root = path.resolve(__dirname, '../../../..');
+const root = REPO_ROOT;
 const examples = path.join(root, 'models', 'examples');
 const fall = path.join(root, 'models', 'yolov8-fall', 'yolov8s-fall.manifest.json');
 

@@ -7,6 +7,7 @@ import {
   type IntrospectedModel,
   type IntrospectedTensor,
 } from '../../../src/config/checkManifestAgainstModel';
+import { REPO_ROOT } from '../../support/paths';
 import type { ElementType } from '../../../src/config/modelManifest';
 import { loadModelManifest, requireModelFiles } from '../../../src/config/modelManifest';
 
@@ -15,7 +16,7 @@ import { loadModelManifest, requireModelFiles } from '../../../src/config/modelM
  * ONNX Runtime actually loads, and the reference predictions made at bootstrap must be the golden
  * ones checked in (so a change of the reference tools or runtime is noticed, not silently used).
  */
-const root = path.resolve(__dirname, '../../../..');
+const root = REPO_ROOT;
 const fallManifest = path.join(root, 'models', 'yolov8-fall', 'yolov8s-fall.manifest.json');
 const shipped = [
   fallManifest,

@@ -1,0 +1,62 @@
+/**
+ * The package's public API for use as a library (package.json `main`): model manifests, the
+ * manifest-driven pipeline, the engine session over the native addon, the pure task heads, the
+ * image codecs for raw ROS messages, and annotation. Nothing here loads rclnodejs or the addon at
+ * import time: the addon loads on the first EngineSession, ROS only in the node executables.
+ */
+export { ConfigError, describeZodError, formatZodIssues } from './config/configError';
+export {
+  loadModelManifest,
+  parseModelManifest,
+  requireModelFiles,
+  type ModelManifest,
+} from './config/modelManifest';
+export { findModelManifests } from './config/findModelManifests';
+export { PACKAGE_ROOT, packagePath } from './packageRoot';
+
+export {
+  ModelPipeline,
+  DEFAULT_THRESHOLDS,
+  type PipelineResult,
+  type StageTimings,
+  type Thresholds,
+} from './pipeline/modelPipeline';
+export type { Precision } from './pipeline/manifestEngineOptions';
+
+export {
+  EngineSession,
+  type Frame,
+  type FrameEncoding,
+  type ProviderReport,
+  type Roi,
+  type RunResult,
+  type RunTimings,
+} from './engine/engineSession';
+export { EngineError, type EngineErrorCode } from './engine/engineError';
+export { parseEngineOptions, type EngineOptions } from './engine/engineOptions';
+
+export { decodeYoloDetections } from './heads/decodeYoloDetections';
+export { decodeYoloPose } from './heads/decodeYoloPose';
+export { decodeYoloSegmentation } from './heads/decodeYoloSegmentation';
+export { decodeHrnetHeatmaps } from './heads/decodeHrnetHeatmaps';
+export { decodeDeeplab } from './heads/decodeDeeplab';
+export { buildInstanceIdImage } from './heads/buildInstanceIdImage';
+export { nonMaxSuppression } from './heads/nonMaxSuppression';
+export { HeadError, type HeadErrorCode } from './heads/headError';
+export type {
+  Box,
+  Detection,
+  InstanceMask,
+  Keypoint,
+  PersonPose,
+  SegmentedDetection,
+  SemanticMap,
+} from './heads/headResults';
+export type { ImageTransform, Tensor } from './heads/tensor';
+
+export { decodeImage, encodeImage, type ImageFrame } from './ros/imageCodec';
+export { FrameError } from './ros/frameError';
+export { decodeCompressedImage, encodeCompressedImage } from './ros/compressedImageCodec';
+
+export { renderAnnotated } from './annotate/renderAnnotated';
+export { resultAnnotation } from './annotate/resultAnnotation';

@@ -1,0 +1,30 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const PACKAGE_NAME = 'htp_perception';
+
+/**
+ * The nearest folder above `start` that holds this package's package.json. Searched, not counted
+ * in '..' steps, because the same module runs from dist/src/ and dist/test/ in a checkout and from
+ * share/htp_perception/dist/ in a colcon install (which installs package.json beside dist/).
+ */
+function findPackageRoot(start: string): string {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (fs.existsSync(manifest)) {
+      const { name } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: unknown };
+      if (name === PACKAGE_NAME) return dir;
+    }
+    if (path.dirname(dir) === dir) {
+      throw new Error(`no package.json named ${PACKAGE_NAME} above ${start}`);
+    }
+  }
+}
+
+/** Root of the checkout (or of the installed share/htp_perception): models/, config/, tools/. */
+export const PACKAGE_ROOT = findPackageRoot(__dirname);
+
+/** A path below the package root. */
+export function packagePath(...parts: string[]): string {
+  return path.join(PACKAGE_ROOT, ...parts);
+}
