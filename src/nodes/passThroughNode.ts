@@ -17,6 +17,7 @@ import {
   DiagnosticsPublisher,
 } from '../ros/diagnosticsPublisher';
 import { runNodeProcess } from './runNodeProcess';
+import { ThrottledWarnings } from '../ros/throttledWarnings';
 
 /**
  * Proof of life for the transport: receives camera frames through the raw intake and republishes
@@ -31,12 +32,14 @@ export class PassThroughNode {
   private readonly compressedOut:
     Rclnodejs.Publisher<'sensor_msgs/msg/CompressedImage'> | undefined;
   private published = 0;
+  private readonly badFrames: ThrottledWarnings;
   private loop: Promise<void> | undefined;
   readonly diagnosticsPublisher: DiagnosticsPublisher;
   private lastReport = { at: performance.now(), received: 0, rejected: 0 };
 
   constructor(rcl: typeof Rclnodejs, name = 'pass_through') {
     this.node = new rcl.Node(name);
+    this.badFrames = new ThrottledWarnings((l) => this.node.getLogger().warn(l));
     const config: PassThroughConfig = parsePassThroughConfig(
       declareParameters(rcl, this.node, PASS_THROUGH_DEFAULTS),
     );
@@ -59,7 +62,7 @@ export class PassThroughNode {
         qos: config.input_qos,
       },
       (f) => this.mailbox.post(f),
-      (e) => this.node.getLogger().warn(`dropped a bad frame: ${e.message}`),
+      (e) => this.badFrames.report(e.code, `dropped a bad frame: ${e.message}`),
     );
     this.diagnosticsPublisher = new DiagnosticsPublisher(rcl, this.node, () => this.diagnostics());
     if (config.log_period_s > 0) {
