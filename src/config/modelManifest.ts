@@ -256,6 +256,9 @@ function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
 
 export const modelManifestSchema = manifestObject.superRefine(checkConsistency);
 
+/** Manifest data as validated, before its model paths are resolved (what a manifest file holds). */
+export type ModelManifestData = z.infer<typeof manifestObject>;
+
 /** A validated manifest plus the absolute paths of its model files. */
 export type ModelManifest = z.infer<typeof manifestObject> & {
   readonly manifestPath: string;

@@ -1,11 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { checkManifestAgainstModel, IntrospectedTensor } from '../config/checkManifestAgainstModel';
-import {
-  ElementType,
-  loadModelManifest,
-  ModelManifest,
-  requireModelFiles,
-} from '../config/modelManifest';
+import { ElementType, ModelManifest, requireModelFiles } from '../config/modelManifest';
+import { resolveModelManifest } from '../model/resolveModelManifest';
 import { ConfigError } from '../config/configError';
 import {
   EngineSession,
@@ -79,13 +75,16 @@ export class ModelPipeline {
     readonly thresholds: Thresholds,
   ) {}
 
-  /** Loads the manifest and the model; fails naming the file and field when they disagree. */
+  /**
+   * Loads the manifest (or derives it from an Ultralytics `.onnx`, see resolveModelManifest) and
+   * the model; fails naming the file and field when they disagree.
+   */
   static async load(
     manifestPath: string,
     choices: RuntimeChoices,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
   ): Promise<ModelPipeline> {
-    const manifest = loadModelManifest(manifestPath);
+    const manifest = resolveModelManifest(manifestPath);
     requireModelFiles(manifest);
     const session = await EngineSession.load(manifestEngineOptions(manifest, choices));
     try {
