@@ -464,6 +464,9 @@ export function deriveManifest(
   options: DeriveOptions = {},
 ): DerivedManifest {
   const name = options.name ?? path.basename(file).replace(/\.onnx$/i, '');
+  if (info.inputs.length !== 1) {
+    refuse(file, info, `${info.inputs.length} inputs, one image input expected`, EXAMPLES.any);
+  }
   const isUltralytics = info.metadata.task !== undefined && info.metadata.names !== undefined;
   const aihubInput = info.inputs.length === 1 && info.inputs[0]?.name === 'image';
   let derived: DerivedManifest;

@@ -71,7 +71,8 @@ function bufferSource(buf: Uint8Array): ByteSource {
   };
 }
 
-const WINDOW = 1 << 16;
+// Small: between two reads the reader usually skips a weight payload, so a large window is wasted.
+const WINDOW = 1 << 13;
 
 function fileSource(fd: number, length: number): ByteSource {
   let window = Buffer.alloc(0);
