@@ -55,7 +55,7 @@ function identity(): { uid: number; gids: number[]; user: string } {
   return { uid, gids, user };
 }
 
-export async function doctorRows(o: DoctorOptions): Promise<DoctorRow[]> {
+export function doctorRows(o: DoctorOptions): DoctorRow[] {
   const rows: DoctorRow[] = [
     ...rosRows(process.env),
     rclnodejsRow(process.env),
@@ -87,12 +87,12 @@ export async function doctorRows(o: DoctorOptions): Promise<DoctorRow[]> {
       }),
     );
   }
-  if (o.offload) rows.push(await offloadRow(DEFAULT_QNN_LIBRARY, simulated));
+  if (o.offload) rows.push(offloadRow(DEFAULT_QNN_LIBRARY, simulated));
   return rows;
 }
 
-export async function doctorCommand(o: DoctorOptions): Promise<CommandResult> {
-  const rows = await doctorRows(o);
+export function doctorCommand(o: DoctorOptions): CommandResult {
+  const rows = doctorRows(o);
   const code = doctorExitCode(rows);
   process.stdout.write(
     o.json

@@ -9,7 +9,9 @@ export const MODEL_HELP = `usage: htp-perception model <command> ...
 commands:
   import FILE.onnx [--name N] [--force] [--json]
                   write FILE's manifest beside it (see 'model import --help')
-  (quantize and compile for the HTP come later)`;
+  (quantize and compile for the HTP come later)
+
+exit code: 0 ok, 2 bad usage or input`;
 
 export const MODEL_IMPORT_HELP = `usage: htp-perception model import FILE.onnx [--name N] [--force] [--json]
 

@@ -4,17 +4,15 @@
  * graph on the HTP. Each check catches its own failure and turns it into a row with its fix: a
  * doctor that crashes on the first missing piece tells the user nothing about the others.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkManifestAgainstModel } from '../../config/checkManifestAgainstModel';
 import { findModelManifests } from '../../config/findModelManifests';
 import { loadModelManifest } from '../../config/modelManifest';
-import { EngineSession } from '../../engine/engineSession';
 import { nativeAddon } from '../../engine/nativeAddon';
 import { introspectedFromOnnx } from '../../model/deriveManifest';
 import { readOnnxModel } from '../../model/readOnnxModel';
-import { TINY_QDQ_INPUT, tinyQdqModelBytes } from '../../model/tinyQdqModel';
 import { loadRclnodejs } from '../../ros/rosEnvironment';
 import { type DoctorRow, fail, ok } from './doctorRow';
 
@@ -181,70 +179,44 @@ export function manifestRows(modelsDir: string): DoctorRow[] {
   });
 }
 
+const PROBE_MARK = 'HTP_DOCTOR_OFFLOAD ';
+
 /**
- * Runs the tiny QDQ graph through the QNN provider once and reports where its nodes went. On an
- * x86-64 host QNN's HTP library is a simulator: the row then proves partitioning, never a device.
+ * The offload row, measured in a child process (offloadProbe.ts): the QNN libraries print to the
+ * process's stdout on load, which would corrupt `--json`, and a provider that crashes must
+ * become a failed row rather than end the doctor.
  */
-export async function offloadRow(providerLibrary: string, simulated: boolean): Promise<DoctorRow> {
-  const check = simulated ? 'offload (simulator)' : 'offload proof';
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-doctor-'));
-  const model = path.join(dir, 'doctor_qdq_conv.onnx');
-  const label = simulated ? 'x86-64 HTP simulator, not a device: ' : '';
-  try {
-    fs.writeFileSync(model, tinyQdqModelBytes());
-    const session = await EngineSession.load({
-      model,
-      provider: 'htp',
-      threads: 1,
-      // Without fallback the boundary Q/DQ nodes go to the HTP as well, and any node QNN
-      // refuses fails the load (ERR_ACCELERATOR_FALLBACK, naming the nodes) instead of
-      // quietly running on the CPU.
-      htp: { provider_library: providerLibrary, require_accelerator: true },
-    });
-    try {
-      const { width, height } = TINY_QDQ_INPUT;
-      const r = await session.run({
-        data: new Uint8Array(width * height * 3).fill(128),
-        width,
-        height,
-        step: width * 3,
-        encoding: 'rgb8',
-      });
-      const rep = session.providerReport;
-      const counts = Object.entries(rep.nodesByProvider)
-        .map(([p, n]) => `${p} ${n}`)
-        .join(', ');
-      if (!rep.assignmentKnown) {
-        return fail(
-          'device',
-          check,
-          `${label}graph ran but placement is unknown (${rep.note})`,
-          'use ONNX Runtime >= 1.24 (graph assignment record)',
-        );
-      }
-      return rep.fullyAccelerated
-        ? ok(
-            'device',
-            check,
-            `${label}every node on QNN (${counts}), one run in ${r.timings.inferenceMs.toFixed(1)} ms`,
-          )
-        : fail(
-            'device',
-            check,
-            `${label}nodes fell back to the CPU (${counts}): ${rep.cpuNodes.map((n) => n.opType).join(', ')}`,
-            'check the device rows above (CDSP, FastRPC, stub/skel); with all OK, run with ORT verbose logs to see why QNN refused the nodes',
-          );
-    } finally {
-      session.dispose();
-    }
-  } catch (e) {
-    return fail(
-      'device',
-      check,
-      `${label}${message(e)}`,
-      'fix the rows above first (addon, QNN provider, device)',
-    );
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+export function offloadRow(providerLibrary: string, simulated: boolean): DoctorRow {
+  const check = offloadCheckName(simulated);
+  const r = spawnSync(
+    process.execPath,
+    [path.join(__dirname, 'offloadProbe.js'), providerLibrary, simulated ? 'simulated' : 'device'],
+    { encoding: 'utf8', timeout: 120_000, env: process.env },
+  );
+  const line = r.stdout
+    ?.split('\n')
+    .reverse()
+    .find((l) => l.startsWith(PROBE_MARK));
+  if (line !== undefined) return JSON.parse(line.slice(PROBE_MARK.length)) as DoctorRow;
+  const how = r.error
+    ? r.error.message
+    : r.signal
+      ? `signal ${r.signal}`
+      : `exit code ${String(r.status)}`;
+  const last = (r.stderr ?? '').trim().split('\n').pop() ?? '';
+  return fail(
+    'device',
+    check,
+    `the probe running the graph through QNN died (${how})${last ? `: ${last}` : ''}`,
+    'fix the rows above first (addon, QNN provider, device); then look at dmesg for a DSP crash',
+  );
+}
+
+export function offloadCheckName(simulated: boolean): string {
+  return simulated ? 'offload (simulator)' : 'offload proof';
+}
+
+/** What the probe prints: the row, after a marker, on one line of its stdout. */
+export function printProbeRow(row: DoctorRow): void {
+  process.stdout.write(`\n${PROBE_MARK}${JSON.stringify(row)}\n`);
 }
