@@ -13,6 +13,8 @@ import { ConfigError, describeZodError } from './configError';
 
 const elementType = z.enum(['float32', 'float16', 'uint8', 'int8', 'int32', 'int64']);
 export type ElementType = z.infer<typeof elementType>;
+/** Every element type a manifest can declare. */
+export const MANIFEST_ELEMENT_TYPES: readonly ElementType[] = elementType.options;
 
 /** Affine quantization, real = (q - zeroPoint) * scale; same shape as heads' Quantization. */
 const quantization = z.strictObject({

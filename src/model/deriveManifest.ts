@@ -13,6 +13,7 @@ import {
 } from '../config/checkManifestAgainstModel';
 import {
   type ElementType,
+  MANIFEST_ELEMENT_TYPES,
   type ModelManifest,
   type ModelManifestData,
   type TensorSpec,
@@ -35,14 +36,13 @@ export interface DerivedManifest {
   readonly assumptions: readonly string[];
 }
 
-const MANIFEST_TYPES: readonly ElementType[] = [
-  'float32',
-  'float16',
-  'uint8',
-  'int8',
-  'int32',
-  'int64',
-];
+/** COCO's 17 keypoints and skeleton, as a manifest's `keypoints`. */
+function cocoKeypoints(): { names: string[]; skeleton: [number, number][] } {
+  return {
+    names: [...COCO_KEYPOINT_NAMES],
+    skeleton: COCO_SKELETON.map(([a, b]): [number, number] => [a, b]),
+  };
+}
 
 function describeTensor(t: OnnxValueInfo): string {
   return `${t.name} ${t.elemType} [${t.dims.join(',')}]`;
@@ -61,7 +61,7 @@ export function introspectedFromOnnx(info: OnnxModelInfo): IntrospectedModel {
     name: t.name,
     dims: t.dims,
     // A type no manifest can declare is passed through as a string the comparison rejects.
-    type: (MANIFEST_TYPES.find((m) => m === t.elemType) ?? t.elemType) as ElementType,
+    type: (MANIFEST_ELEMENT_TYPES.find((m) => m === t.elemType) ?? t.elemType) as ElementType,
   });
   return { inputs: info.inputs.map(map), outputs: info.outputs.map(map) };
 }
@@ -268,10 +268,7 @@ function fromUltralytics(file: string, info: OnnxModelInfo, name: string): Deriv
   const keypoints =
     task === 'pose'
       ? numKeypoints === COCO_KEYPOINT_NAMES.length
-        ? {
-            names: [...COCO_KEYPOINT_NAMES],
-            skeleton: COCO_SKELETON.map(([a, b]): [number, number] => [a, b]),
-          }
+        ? cocoKeypoints()
         : {
             names: Array.from({ length: numKeypoints }, (_, k) => `kpt${k}`),
             skeleton: [] as [number, number][],
@@ -416,10 +413,7 @@ function fromAihub(file: string, info: OnnxModelInfo, name: string): DerivedMani
       input: inputWith({ mode: 'stretch' }),
       outputs: { format: 'heatmaps', heatmaps: { ...specOf(heatmaps), layout } },
       classNames: ['person'],
-      keypoints: {
-        names: [...COCO_KEYPOINT_NAMES],
-        skeleton: COCO_SKELETON.map(([a, b]): [number, number] => [a, b]),
-      },
+      keypoints: cocoKeypoints(),
       provenance: provenance('HRNetPose'),
     };
     return { kind: 'aihub', manifest: parseModelManifest(data, file), assumptions };

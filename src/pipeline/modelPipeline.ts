@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { checkManifestAgainstModel, IntrospectedTensor } from '../config/checkManifestAgainstModel';
-import { ElementType, ModelManifest, requireModelFiles } from '../config/modelManifest';
+import { MANIFEST_ELEMENT_TYPES, ModelManifest, requireModelFiles } from '../config/modelManifest';
 import { resolveModelManifest } from '../model/resolveModelManifest';
 import { ConfigError } from '../config/configError';
 import {
@@ -250,18 +250,9 @@ export class ModelPipeline {
   }
 }
 
-const MANIFEST_TYPES: readonly ElementType[] = [
-  'float32',
-  'float16',
-  'uint8',
-  'int8',
-  'int32',
-  'int64',
-];
-
 function introspected(source: string): (t: TensorInfo) => IntrospectedTensor {
   return (t) => {
-    const type = MANIFEST_TYPES.find((k) => k === t.type);
+    const type = MANIFEST_ELEMENT_TYPES.find((k) => k === t.type);
     if (!type)
       throw new ConfigError(
         `${source}: model tensor '${t.name}' has element type ${t.type}, which no manifest can declare`,
