@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { offloadRow } from '../../../src/cli/doctor/stackChecks';
 import { loadModelManifest } from '../../../src/config/modelManifest';
+import { modelProto, ONNX_FLOAT, valueInfoProto } from '../../../src/model/onnxWriter';
 import { repoPath } from '../../support/paths';
 import { tempDir } from '../../support/onnxFiles';
 
@@ -137,7 +138,19 @@ describe('htp-perception command line', function () {
         2,
         /no such file/,
       );
-      const pose = linkInto(dir, repoPath('models', 'yolov8n-pose', 'yolov8n-pose.int8.qdq.onnx'));
+      // An Ultralytics-shaped graph without the metadata (e.g. exported by another tool).
+      const pose = path.join(dir, 'bare-pose.onnx');
+      fs.writeFileSync(
+        pose,
+        modelProto({
+          name: 'g',
+          producer: 'test',
+          nodes: [],
+          initializers: [],
+          inputs: [valueInfoProto('images', ONNX_FLOAT, [1, 3, 640, 640])],
+          outputs: [valueInfoProto('output0', ONNX_FLOAT, [1, 56, 8400])],
+        }),
+      );
       assertOneLineError(
         cli(['model', 'import', pose]),
         2,
