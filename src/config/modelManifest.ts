@@ -13,6 +13,8 @@ import { ConfigError, describeZodError } from './configError';
 
 const elementType = z.enum(['float32', 'float16', 'uint8', 'int8', 'int32', 'int64']);
 export type ElementType = z.infer<typeof elementType>;
+/** Every element type a manifest can declare. */
+export const MANIFEST_ELEMENT_TYPES: readonly ElementType[] = elementType.options;
 
 /** Affine quantization, real = (q - zeroPoint) * scale; same shape as heads' Quantization. */
 const quantization = z.strictObject({
@@ -255,6 +257,9 @@ function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
 }
 
 export const modelManifestSchema = manifestObject.superRefine(checkConsistency);
+
+/** Manifest data as validated, before its model paths are resolved (what a manifest file holds). */
+export type ModelManifestData = z.infer<typeof manifestObject>;
 
 /** A validated manifest plus the absolute paths of its model files. */
 export type ModelManifest = z.infer<typeof manifestObject> & {

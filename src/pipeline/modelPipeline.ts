@@ -1,11 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { checkManifestAgainstModel, IntrospectedTensor } from '../config/checkManifestAgainstModel';
-import {
-  ElementType,
-  loadModelManifest,
-  ModelManifest,
-  requireModelFiles,
-} from '../config/modelManifest';
+import { MANIFEST_ELEMENT_TYPES, ModelManifest, requireModelFiles } from '../config/modelManifest';
+import { resolveModelManifest } from '../model/resolveModelManifest';
 import { ConfigError } from '../config/configError';
 import {
   EngineSession,
@@ -88,13 +84,16 @@ export class ModelPipeline {
     this.currentThresholds = t;
   }
 
-  /** Loads the manifest and the model; fails naming the file and field when they disagree. */
+  /**
+   * Loads the manifest (or derives it from an Ultralytics `.onnx`, see resolveModelManifest) and
+   * the model; fails naming the file and field when they disagree.
+   */
   static async load(
     manifestPath: string,
     choices: RuntimeChoices,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
   ): Promise<ModelPipeline> {
-    const manifest = loadModelManifest(manifestPath);
+    const manifest = resolveModelManifest(manifestPath);
     requireModelFiles(manifest);
     const session = await EngineSession.load(manifestEngineOptions(manifest, choices));
     try {
@@ -260,18 +259,9 @@ export class ModelPipeline {
   }
 }
 
-const MANIFEST_TYPES: readonly ElementType[] = [
-  'float32',
-  'float16',
-  'uint8',
-  'int8',
-  'int32',
-  'int64',
-];
-
 function introspected(source: string): (t: TensorInfo) => IntrospectedTensor {
   return (t) => {
-    const type = MANIFEST_TYPES.find((k) => k === t.type);
+    const type = MANIFEST_ELEMENT_TYPES.find((k) => k === t.type);
     if (!type)
       throw new ConfigError(
         `${source}: model tensor '${t.name}' has element type ${t.type}, which no manifest can declare`,

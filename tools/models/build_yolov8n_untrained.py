@@ -15,7 +15,9 @@ usage: build_yolov8n_untrained.py pose|seg <out.onnx>
 """
 from __future__ import annotations
 
+import json
 import math
+import os
 import sys
 
 import numpy as np
@@ -150,7 +152,23 @@ def build(task: str, out: str) -> None:
         outputs.append(helper.make_tensor_value_info("output1", TensorProto.FLOAT, [1, 32, 160, 160]))
     inp = helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, SIZE, SIZE])
     doc = f"YOLOv8n-{task} (Ultralytics yolov8.yaml scale n), UNTRAINED weights"
-    onnx.save(g.model([inp], outputs, doc), out)
+    m = g.model([inp], outputs, doc)
+    onnx.helper.set_model_props(m, ultralytics_metadata(task, out, doc))
+    onnx.save(m, out)
+
+
+def ultralytics_metadata(task: str, out: str, doc: str) -> dict[str, str]:
+    """The metadata_props an Ultralytics export carries (same keys, Python-literal values), so these
+    files are imported like real exports. Class names come from the manifest checked in beside them."""
+    manifest = os.path.join(os.path.dirname(os.path.abspath(out)), f"yolov8n-{task}.manifest.json")
+    with open(manifest, encoding="utf-8") as f:
+        names = json.load(f)["classNames"]
+    meta = {"description": doc, "author": "htp_perception (not Ultralytics)", "stride": "32",
+            "task": "segment" if task == "seg" else "pose", "batch": "1", "imgsz": str([SIZE, SIZE]),
+            "names": str(dict(enumerate(names))), "channels": "3"}
+    if task == "pose":
+        meta["kpt_shape"] = str([17, 3])
+    return meta
 
 
 if __name__ == "__main__":

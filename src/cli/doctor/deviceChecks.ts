@@ -1,0 +1,235 @@
+/**
+ * HTP readiness of a QCS6490-class board, read from the file system only (sysfs, /dev, library
+ * folders), so the logic runs against a fixture tree (`root`) in tests as on the board (`/`).
+ * Nothing here talks to the DSP; the proof of offload is the separate tiny-graph row.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { type DoctorRow, fail, ok } from './doctorRow';
+
+export interface DeviceCheckInput {
+  /** File-system root the board paths are read under: `/` on a board, a fixture in tests. */
+  readonly root: string;
+  /** ADSP_LIBRARY_PATH and LD_LIBRARY_PATH as the QNN library will see them. */
+  readonly env: { readonly ADSP_LIBRARY_PATH?: string; readonly LD_LIBRARY_PATH?: string };
+  /** Folder of libQnnHtp.so (a real path, not under `root`): the stub is looked for there first. */
+  readonly qnnLibraryDir: string;
+  /** Who will open the FastRPC device: permission bits are judged for this identity. */
+  readonly identity: {
+    readonly uid: number;
+    readonly gids: readonly number[];
+    readonly user: string;
+  };
+}
+
+const STUB = 'libQnnHtpV68Stub.so';
+const SKEL = 'libQnnHtpV68Skel.so';
+/** Where FastRPC looks for skel libraries when ADSP_LIBRARY_PATH is unset (Linux user space). */
+const DEFAULT_DSP_DIRS = [
+  '/usr/lib/rfsa/adsp',
+  '/usr/lib/dsp/cdsp',
+  '/dsp',
+  '/vendor/lib/rfsa/adsp',
+];
+const LIB_DIRS = [
+  '/usr/lib',
+  '/usr/lib/aarch64-linux-gnu',
+  '/usr/lib64',
+  '/lib',
+  '/lib/aarch64-linux-gnu',
+  '/usr/local/lib',
+  '/vendor/lib64',
+];
+
+function under(root: string, p: string): string {
+  return path.join(root, p);
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+function listDir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+function cdspFirmware(input: DeviceCheckInput): DoctorRow {
+  const check = 'CDSP firmware';
+  const sysDir = '/sys/class/remoteproc';
+  const procs = listDir(under(input.root, sysDir)).map((d) => {
+    const dir = path.join(sysDir, d);
+    return {
+      dir,
+      name: readText(under(input.root, path.join(dir, 'name'))) ?? '',
+      firmware: readText(under(input.root, path.join(dir, 'firmware'))),
+      state: readText(under(input.root, path.join(dir, 'state'))) ?? 'unknown',
+    };
+  });
+  const cdsp = procs.find((p) => /cdsp/i.test(p.name) || /cdsp/i.test(p.firmware ?? ''));
+  if (cdsp === undefined) {
+    return fail(
+      'device',
+      check,
+      procs.length === 0
+        ? `no remote processors in ${sysDir}`
+        : `no CDSP among the remote processors (${procs.map((p) => p.name || path.basename(p.dir)).join(', ')})`,
+      'the HTP sits behind the CDSP: use a QCS6490-class board whose kernel has the qcom remoteproc (PAS) driver for it',
+    );
+  }
+  if (cdsp.state === 'running') {
+    return ok(
+      'device',
+      check,
+      `${cdsp.dir} (${cdsp.name}) running${cdsp.firmware ? `, ${cdsp.firmware}` : ''}`,
+    );
+  }
+  const missingFw =
+    cdsp.firmware !== undefined &&
+    !fs.existsSync(under(input.root, path.join('/lib/firmware', cdsp.firmware)));
+  return fail(
+    'device',
+    check,
+    `${cdsp.dir} (${cdsp.name}) is ${cdsp.state}` +
+      (missingFw ? `; its firmware /lib/firmware/${cdsp.firmware ?? ''} is missing` : ''),
+    missingFw
+      ? `install the board's firmware package so /lib/firmware/${cdsp.firmware ?? ''} exists, then: echo start | sudo tee ${cdsp.dir}/state`
+      : `echo start | sudo tee ${cdsp.dir}/state (and look at dmesg if it does not reach 'running')`,
+  );
+}
+
+function groupName(root: string, gid: number): string {
+  const line = (readText(under(root, '/etc/group')) ?? '')
+    .split('\n')
+    .find((l) => l.split(':')[2] === String(gid));
+  return line?.split(':')[0] ?? String(gid);
+}
+
+function modeText(mode: number): string {
+  const bits = 'rwxrwxrwx';
+  return [...bits].map((c, i) => ((mode >> (8 - i)) & 1 ? c : '-')).join('');
+}
+
+function fastrpcRows(input: DeviceCheckInput): DoctorRow[] {
+  const dev = '/dev/fastrpc-cdsp';
+  const file = under(input.root, dev);
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    const present = listDir(under(input.root, '/dev')).filter((n) => n.startsWith('fastrpc'));
+    return [
+      fail(
+        'device',
+        'FastRPC device',
+        `${dev} missing${present.length > 0 ? ` (present: ${present.join(', ')})` : ''}`,
+        'load the FastRPC driver (sudo modprobe fastrpc) once the CDSP is running',
+      ),
+    ];
+  }
+  const rows = [ok('device', 'FastRPC device', `${dev} present`)];
+  const { uid, gids, user } = input.identity;
+  const m = st.mode;
+  // Read and write are both needed: FastRPC sessions are opened O_RDWR.
+  const can =
+    uid === 0 ||
+    (st.uid === uid && (m & 0o600) === 0o600) ||
+    (gids.includes(st.gid) && (m & 0o060) === 0o060) ||
+    (m & 0o006) === 0o006;
+  const group = groupName(input.root, st.gid);
+  const detail = `${dev} ${modeText(m)} group ${group}`;
+  rows.push(
+    can
+      ? ok('device', 'FastRPC access', `${detail}: ${user} can open it read-write`)
+      : fail(
+          'device',
+          'FastRPC access',
+          `${detail}: ${user} cannot open it read-write (not in group ${group})`,
+          (m & 0o060) === 0o060
+            ? `sudo usermod -aG ${group} ${user}, then log out and in again`
+            : `a udev rule giving group ${group} read-write on ${dev}, then sudo usermod -aG ${group} ${user}`,
+        ),
+  );
+  return rows;
+}
+
+function findIn(root: string, dirs: readonly string[], match: (name: string) => boolean) {
+  for (const d of dirs) {
+    const hit = listDir(under(root, d)).find(match);
+    if (hit !== undefined) return path.join(d, hit);
+  }
+  return undefined;
+}
+
+function splitPath(value: string | undefined, sep: RegExp): string[] {
+  return (value ?? '').split(sep).filter((d) => d.length > 0);
+}
+
+function libcdsprpc(input: DeviceCheckInput): DoctorRow {
+  const dirs = [...splitPath(input.env.LD_LIBRARY_PATH, /:/), ...LIB_DIRS];
+  const hit = findIn(input.root, dirs, (n) => /^libcdsprpc\.so(\.\d+)*$/.test(n));
+  return hit !== undefined
+    ? ok('device', 'libcdsprpc', hit)
+    : fail(
+        'device',
+        'libcdsprpc',
+        `libcdsprpc.so not in LD_LIBRARY_PATH or ${LIB_DIRS.join(', ')}`,
+        "install the board's FastRPC user library (libcdsprpc.so) or add its folder to LD_LIBRARY_PATH",
+      );
+}
+
+function stubAndSkel(input: DeviceCheckInput): DoctorRow[] {
+  const rows: DoctorRow[] = [];
+  const stubHere = fs.existsSync(path.join(input.qnnLibraryDir, STUB));
+  const stubDirs = splitPath(input.env.LD_LIBRARY_PATH, /:/);
+  const stub = stubHere
+    ? path.join(input.qnnLibraryDir, STUB)
+    : findIn(input.root, stubDirs, (n) => n === STUB);
+  rows.push(
+    stub !== undefined
+      ? ok('device', 'HTP v68 stub', stub)
+      : fail(
+          'device',
+          'HTP v68 stub',
+          `${STUB} not beside libQnnHtp.so (${input.qnnLibraryDir}) nor in LD_LIBRARY_PATH`,
+          `install the linux aarch64 onnxruntime-qnn wheel, which carries ${STUB} beside libQnnHtp.so`,
+        ),
+  );
+  const set = input.env.ADSP_LIBRARY_PATH !== undefined;
+  // FastRPC separates ADSP_LIBRARY_PATH entries with ';'.
+  const dspDirs = set ? splitPath(input.env.ADSP_LIBRARY_PATH, /;/) : DEFAULT_DSP_DIRS;
+  const skel = findIn(input.root, dspDirs, (n) => n === SKEL);
+  const skelInQnn = fs.existsSync(path.join(input.qnnLibraryDir, SKEL));
+  const where = set
+    ? `ADSP_LIBRARY_PATH (${dspDirs.join(';')})`
+    : `the default DSP folders (${dspDirs.join(';')}; ADSP_LIBRARY_PATH unset)`;
+  rows.push(
+    skel !== undefined
+      ? ok(
+          'device',
+          'HTP v68 skel',
+          `${skel}, found through ${set ? 'ADSP_LIBRARY_PATH' : 'the default DSP folders'}`,
+        )
+      : fail(
+          'device',
+          'HTP v68 skel',
+          `${SKEL} not in ${where}`,
+          skelInQnn
+            ? `export ADSP_LIBRARY_PATH="${input.qnnLibraryDir};${dspDirs.join(';')}"`
+            : `copy ${SKEL} from the aarch64 onnxruntime-qnn wheel into a folder on ADSP_LIBRARY_PATH`,
+        ),
+  );
+  return rows;
+}
+
+/** The device rows, in the order a person would fix them. */
+export function deviceChecks(input: DeviceCheckInput): DoctorRow[] {
+  return [cdspFirmware(input), ...fastrpcRows(input), libcdsprpc(input), ...stubAndSkel(input)];
+}

@@ -1,0 +1,295 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { offloadRow } from '../../../src/cli/doctor/stackChecks';
+import { loadModelManifest } from '../../../src/config/modelManifest';
+import { modelProto, ONNX_FLOAT, valueInfoProto } from '../../../src/model/onnxWriter';
+import { repoPath } from '../../support/paths';
+import { tempDir } from '../../support/onnxFiles';
+
+const MAIN = repoPath('dist', 'src', 'cli', 'main.js');
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: NodeJS.ProcessEnv = process.env): Run {
+  const r = spawnSync(process.execPath, [MAIN, ...args], {
+    encoding: 'utf8',
+    env,
+    timeout: 60_000,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** stderr lines other than ONNX Runtime/QNN library chatter. */
+function errorLines(r: Run): string[] {
+  return r.stderr.split('\n').filter((l) => l.length > 0 && !/LIBNATIVE/.test(l));
+}
+
+function assertOneLineError(r: Run, code: number, pattern: RegExp): void {
+  assert.equal(r.status, code, `${r.stdout}\n${r.stderr}`);
+  const lines = errorLines(r);
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0] ?? '', /^htp-perception: /);
+  assert.match(lines[0] ?? '', pattern);
+}
+
+interface DoctorJson {
+  ok: boolean;
+  rows: { section: string; check: string; status: string; detail: string; fix?: string }[];
+}
+
+function doctorJson(r: Run): DoctorJson {
+  return JSON.parse(r.stdout) as DoctorJson;
+}
+
+/** Links a big model into `dir` (import writes the manifest beside the path it is given). */
+function linkInto(dir: string, file: string, name = path.basename(file)): string {
+  const link = path.join(dir, name);
+  fs.symlinkSync(file, link);
+  return link;
+}
+
+describe('htp-perception command line', function () {
+  this.timeout(120_000);
+
+  it('--help on every command, exit 0; usage errors exit 2 with one line', function () {
+    for (const args of [
+      ['--help'],
+      ['doctor', '--help'],
+      ['model', '--help'],
+      ['model', 'import', '-h'],
+    ]) {
+      const r = cli(args);
+      assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stdout, /^usage: htp-perception/, args.join(' '));
+      assert.match(r.stdout, /exit code/i, args.join(' '));
+    }
+    const bare = cli([]);
+    assert.equal(bare.status, 2);
+    assert.match(bare.stderr, /^usage: htp-perception <command>/);
+    assertOneLineError(cli(['frobnicate']), 2, /unknown command 'frobnicate'/);
+    assertOneLineError(cli(['doctor', '--bogus']), 2, /'--bogus'.*\(see --help\)$/);
+    assertOneLineError(cli(['doctor', '--root', '/nonexistent-root']), 2, /no such folder/);
+    assertOneLineError(cli(['model', 'export']), 2, /unknown model command 'export'/);
+    assertOneLineError(cli(['model', 'import']), 2, /needs FILE\.onnx/);
+  });
+
+  describe('model import', function () {
+    const dir = tempDir('htp-cli-import-');
+
+    it('writes the manifest of an Ultralytics export beside it; refuses to overwrite without --force', function () {
+      const file = linkInto(
+        dir,
+        repoPath('models', 'yolov8-fall', 'yolov8s-fall.onnx'),
+        'fall.onnx',
+      );
+      const r = cli(['model', 'import', file, '--name', 'fall-detector']);
+      assert.equal(r.status, 0, r.stderr);
+      const out = path.join(dir, 'fall-detector.manifest.json');
+      assert.match(r.stdout, new RegExp(`^wrote ${out}\\n {2}Ultralytics export: detect / yolov8`));
+      const m = loadModelManifest(out);
+      assert.equal(m.name, 'fall-detector');
+      assert.deepEqual(m.classNames, ['Normal', 'Fall']);
+      assert.equal(m.modelPaths.fp32, file);
+      assertOneLineError(
+        cli(['model', 'import', file, '--name', 'fall-detector']),
+        2,
+        /exists: pass --force/,
+      );
+      const forced = cli(['model', 'import', file, '--name', 'fall-detector', '--force', '--json']);
+      assert.equal(forced.status, 0, forced.stderr);
+      assert.deepEqual(JSON.parse(forced.stdout), {
+        manifest: out,
+        kind: 'ultralytics',
+        name: 'fall-detector',
+        task: 'detect',
+        family: 'yolov8',
+        classes: 2,
+        assumptions: [],
+      });
+    });
+
+    it('writes the manifest of an AI Hub layout, listing what it assumed', function () {
+      const file = linkInto(dir, repoPath('.cache', 'aihub-layout', 'deeplabv3-aihub-argmax.onnx'));
+      const r = cli(['model', 'import', file]);
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /AI Hub layout: semantic \/ deeplabv3/);
+      assert.match(r.stdout, /assumed: class names: the 21 PASCAL VOC classes/);
+      const m = loadModelManifest(path.join(dir, 'deeplabv3-aihub-argmax.manifest.json'));
+      assert.equal(m.outputs.format, 'semantic-argmax');
+    });
+
+    it('bad input exits 2 with one line naming the file and what was found', function () {
+      const notOnnx = path.join(dir, 'readme.onnx');
+      fs.writeFileSync(notOnnx, '# not a model\n');
+      assertOneLineError(cli(['model', 'import', notOnnx]), 2, /readme\.onnx: not an ONNX model/);
+      assertOneLineError(
+        cli(['model', 'import', repoPath('package.json')]),
+        2,
+        /expected an \.onnx file/,
+      );
+      assertOneLineError(
+        cli(['model', 'import', path.join(dir, 'absent.onnx')]),
+        2,
+        /no such file/,
+      );
+      // An Ultralytics-shaped graph without the metadata (e.g. exported by another tool).
+      const pose = path.join(dir, 'bare-pose.onnx');
+      fs.writeFileSync(
+        pose,
+        modelProto({
+          name: 'g',
+          producer: 'test',
+          nodes: [],
+          initializers: [],
+          inputs: [valueInfoProto('images', ONNX_FLOAT, [1, 3, 640, 640])],
+          outputs: [valueInfoProto('output0', ONNX_FLOAT, [1, 56, 8400])],
+        }),
+      );
+      assertOneLineError(
+        cli(['model', 'import', pose]),
+        2,
+        /no Ultralytics metadata.*outputs: output0 float32 \[1,56,8400\].*models\/examples\/ultralytics-yolov8n/,
+      );
+      assertOneLineError(cli(['model', 'import', pose, '--name', '../x']), 2, /--name \.\.\/x/);
+    });
+  });
+
+  describe('doctor', function () {
+    const models = tempDir('htp-cli-doctor-models-');
+    before(function () {
+      const file = linkInto(models, repoPath('models', 'yolov8-fall', 'yolov8s-fall.onnx'));
+      assert.equal(cli(['model', 'import', file]).status, 0);
+    });
+
+    it('real run on this host: stack OK, no HTP device, the QDQ graph fully on the simulator', function () {
+      if (process.arch !== 'x64') this.skip();
+      const r = cli(['doctor', '--json', '--models', models]);
+      const report = doctorJson(r);
+      assert.equal(r.status, 0, r.stdout);
+      assert.equal(report.ok, true);
+      const device = report.rows.filter((x) => x.section === 'device');
+      assert.deepEqual(
+        device.map((x) => [x.check, x.status]),
+        [
+          ['HTP device', 'n/a'],
+          ['offload (simulator)', 'ok'],
+        ],
+      );
+      assert.match(
+        device[0]?.detail ?? '',
+        /no HTP device: this is an x86-64 host; QNN's x86-64 HTP simulator is available/,
+      );
+      assert.match(
+        device[1]?.detail ?? '',
+        /^x86-64 HTP simulator, not a device: every node on QNN \(QNNExecutionProvider \d+\)/,
+      );
+      for (const check of [
+        'ROS 2 environment',
+        'ROS middleware',
+        'rclnodejs',
+        'engine addon',
+        'QNN provider',
+        'manifest yolov8s-fall',
+      ]) {
+        assert.equal(report.rows.find((x) => x.check === check)?.status, 'ok', check);
+      }
+    });
+
+    it('offload row: a QNN provider that does not load is a failed row with a fix, not a crash', function () {
+      const row = offloadRow('/nonexistent/libonnxruntime_providers_qnn.so', true);
+      assert.equal(row.status, 'fail');
+      assert.equal(row.check, 'offload (simulator)');
+      assert.match(row.detail, /^x86-64 HTP simulator, not a device: .*nonexistent/);
+      assert.ok((row.fix ?? '').length > 0);
+    });
+
+    it('without a ROS environment: failed rows with their fix, exit 1, no crash', function () {
+      const env = { ...process.env };
+      delete env.ROS_DISTRO;
+      delete env.AMENT_PREFIX_PATH;
+      const r = cli(['doctor', '--no-offload', '--models', models], env);
+      assert.equal(r.status, 1, r.stderr);
+      assert.match(
+        r.stdout,
+        /FAIL ROS 2 environment +ROS_DISTRO unset, AMENT_PREFIX_PATH unset\n +fix: source \/opt\/ros\/<distro>\/setup\.bash/,
+      );
+      assert.match(r.stdout, /FAIL rclnodejs +not loaded without a ROS environment/);
+      assert.match(r.stdout, /OK {3}engine addon/);
+      assert.match(r.stdout, /3 check\(s\) failed\.\n$/);
+      assert.deepEqual(errorLines(r), []);
+    });
+
+    it('--root: a healthy board fixture passes, an offline CDSP fails with its fix', function () {
+      // The stub is looked for beside the real QNN library first (the x86-64 wheel has none),
+      // then in LD_LIBRARY_PATH under the root, where the fixture keeps it.
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        LD_LIBRARY_PATH: `${process.env.LD_LIBRARY_PATH ?? ''}:/opt/qnn/lib`,
+      };
+      delete env.ADSP_LIBRARY_PATH;
+      const healthy = cli(
+        [
+          'doctor',
+          '--json',
+          '--no-offload',
+          '--models',
+          models,
+          '--root',
+          repoPath('test', 'fixtures', 'doctor', 'healthy'),
+        ],
+        env,
+      );
+      const report = doctorJson(healthy);
+      assert.deepEqual(
+        report.rows.filter((x) => x.status !== 'ok'),
+        [],
+      );
+      assert.equal(healthy.status, 0);
+      assert.equal(report.rows.filter((x) => x.section === 'device').length, 6);
+      const offline = cli(
+        [
+          'doctor',
+          '--no-offload',
+          '--models',
+          models,
+          '--root',
+          repoPath('test', 'fixtures', 'doctor', 'cdsp-offline'),
+        ],
+        env,
+      );
+      assert.equal(offline.status, 1);
+      assert.match(
+        offline.stdout,
+        /FAIL CDSP firmware +\/sys\/class\/remoteproc\/remoteproc1 \(cdsp\) is offline/,
+      );
+      assert.match(offline.stdout, /fix: install the board's firmware package/);
+    });
+
+    it('a manifest that does not match its model fails its row with the field and the fix', function () {
+      const bad = tempDir('htp-cli-doctor-bad-');
+      const file = linkInto(bad, repoPath('models', 'yolov8-fall', 'yolov8s-fall.onnx'));
+      const m = JSON.parse(
+        fs.readFileSync(path.join(models, 'yolov8s-fall.manifest.json'), 'utf8'),
+      ) as {
+        outputs: { predictions: { dims: number[] } };
+      };
+      m.outputs.predictions.dims = [1, 6, 8000];
+      fs.writeFileSync(path.join(bad, 'yolov8s-fall.manifest.json'), JSON.stringify(m));
+      assert.ok(fs.existsSync(file));
+      const report = doctorJson(cli(['doctor', '--json', '--no-offload', '--models', bad]));
+      const row = report.rows.find((x) => x.check === 'manifest yolov8s-fall');
+      assert.equal(row?.status, 'fail');
+      assert.match(
+        row?.detail ?? '',
+        /outputs\.predictions\.dims\[2\]: tensor 'output0' is \[1, 6, 8400\], manifest says \[1, 6, 8000\]/,
+      );
+      assert.match(row?.fix ?? '', /model import MODEL\.onnx --force/);
+    });
+  });
+});
