@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { ELEMENT_TYPES } from '../engine/elementType';
+import type { ElementType } from '../engine/elementType';
 import { ConfigError, describeZodError } from './configError';
 
 /**
@@ -11,8 +13,8 @@ import { ConfigError, describeZodError } from './configError';
  * validates it and resolves the model file paths.
  */
 
-const elementType = z.enum(['float32', 'float16', 'uint8', 'int8', 'int32', 'int64']);
-export type ElementType = z.infer<typeof elementType>;
+const elementType = z.enum(ELEMENT_TYPES);
+export type { ElementType };
 
 /** Affine quantization, real = (q - zeroPoint) * scale; same shape as heads' Quantization. */
 const quantization = z.strictObject({
