@@ -1,6 +1,5 @@
 #include "async_workers.h"
 
-#include <optional>
 #include <utility>
 
 #include "engine_error.h"
@@ -14,54 +13,46 @@ double Ms(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::ti
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-// Runs `work`; any exception becomes a message (returned) and its stable code (in `code`).
-template <typename F>
-std::optional<std::string> Guarded(std::string* code, F&& work) {
+}  // namespace
+
+PromiseWorker::PromiseWorker(Napi::Env env, const char* resource_name)
+    : Napi::AsyncWorker(env, resource_name), deferred_(Napi::Promise::Deferred::New(env)) {}
+
+void PromiseWorker::Guard(const std::function<void()>& work) {
   try {
     work();
-    return std::nullopt;
   } catch (const EngineError& e) {
-    *code = e.code();
-    return std::string(e.what());
+    code_ = e.code();
+    SetError(e.what());
   } catch (const std::exception& e) {
-    *code = "ERR_RUNTIME";
-    return std::string(e.what());
+    code_ = "ERR_RUNTIME";
+    SetError(e.what());
   }
 }
 
-}  // namespace
+void PromiseWorker::OnError(const Napi::Error& e) {
+  deferred_.Reject(CodedError(Env(), code_, e.Message()).Value());
+}
 
 InspectWorker::InspectWorker(Napi::Env env, std::string model_path)
-    : Napi::AsyncWorker(env, "htp_engine.inspect"),
-      deferred_(Napi::Promise::Deferred::New(env)),
-      model_path_(std::move(model_path)) {}
+    : PromiseWorker(env, "htp_engine.inspect"), model_path_(std::move(model_path)) {}
 
 void InspectWorker::Execute() {
-  if (auto err = Guarded(&code_, [&] { model_ = InspectModel(model_path_); })) SetError(*err);
+  Guard([&] { model_ = InspectModel(model_path_); });
 }
 void InspectWorker::OnOK() { deferred_.Resolve(ModelDescToJs(Env(), model_)); }
-void InspectWorker::OnError(const Napi::Error& e) {
-  deferred_.Reject(CodedError(Env(), code_, e.Message()).Value());
-}
 
 LoadWorker::LoadWorker(Napi::Env env, LoadSpec spec, Wrap wrap)
-    : Napi::AsyncWorker(env, "htp_engine.load"),
-      deferred_(Napi::Promise::Deferred::New(env)),
-      spec_(std::move(spec)),
-      wrap_(std::move(wrap)) {}
+    : PromiseWorker(env, "htp_engine.load"), spec_(std::move(spec)), wrap_(std::move(wrap)) {}
 
 void LoadWorker::Execute() {
-  if (auto err = Guarded(&code_, [&] { core_ = SessionCore::Load(spec_); })) SetError(*err);
+  Guard([&] { core_ = SessionCore::Load(spec_); });
 }
 void LoadWorker::OnOK() { deferred_.Resolve(wrap_(Env(), core_)); }
-void LoadWorker::OnError(const Napi::Error& e) {
-  deferred_.Reject(CodedError(Env(), code_, e.Message()).Value());
-}
 
 RunWorker::RunWorker(Napi::Env env, std::shared_ptr<SessionCore> core, Napi::Uint8Array frame_data, FrameView frame,
                      Roi roi, KeyValues run_options)
-    : Napi::AsyncWorker(env, "htp_engine.run"),
-      deferred_(Napi::Promise::Deferred::New(env)),
+    : PromiseWorker(env, "htp_engine.run"),
       core_(std::move(core)),
       frame_ref_(Napi::Persistent(frame_data)),
       frame_(frame),
@@ -80,7 +71,7 @@ void RunWorker::Release() {
 
 void RunWorker::Execute() {
   started_ = Clock::now();
-  if (auto err = Guarded(&code_, [&] { output_ = core_->Run(frame_, roi_, run_options_); })) SetError(*err);
+  Guard([&] { output_ = core_->Run(frame_, roi_, run_options_); });
 }
 
 void RunWorker::OnOK() {
@@ -91,7 +82,7 @@ void RunWorker::OnOK() {
 
 void RunWorker::OnError(const Napi::Error& e) {
   Release();
-  deferred_.Reject(CodedError(Env(), code_, e.Message()).Value());
+  PromiseWorker::OnError(e);
 }
 
 }  // namespace htp

@@ -13,47 +13,57 @@
 
 namespace htp {
 
-// inspectModel: resolves to ModelDescToJs.
-class InspectWorker : public Napi::AsyncWorker {
+// A worker that settles a promise; a failure on the worker rejects it with the failure's code.
+class PromiseWorker : public Napi::AsyncWorker {
  public:
-  InspectWorker(Napi::Env env, std::string model_path);
   Napi::Promise Promise() { return deferred_.Promise(); }
-  void Execute() override;
-  void OnOK() override;
+
+ protected:
+  PromiseWorker(Napi::Env env, const char* resource_name);
+  // Worker thread: runs `work`; an exception becomes the error (EngineError keeps its code,
+  // anything else is ERR_RUNTIME).
+  void Guard(const std::function<void()>& work);
   void OnError(const Napi::Error& e) override;
 
- private:
   Napi::Promise::Deferred deferred_;
-  std::string model_path_, code_;
+
+ private:
+  std::string code_;
+};
+
+// inspectModel: resolves to ModelDescToJs.
+class InspectWorker : public PromiseWorker {
+ public:
+  InspectWorker(Napi::Env env, std::string model_path);
+  void Execute() override;
+  void OnOK() override;
+
+ private:
+  std::string model_path_;
   ModelDesc model_;
 };
 
 // loadSession: resolves to whatever `wrap` makes of the loaded core (the EngineSession object).
-class LoadWorker : public Napi::AsyncWorker {
+class LoadWorker : public PromiseWorker {
  public:
   using Wrap = std::function<Napi::Value(Napi::Env, std::shared_ptr<SessionCore>)>;
   LoadWorker(Napi::Env env, LoadSpec spec, Wrap wrap);
-  Napi::Promise Promise() { return deferred_.Promise(); }
   void Execute() override;
   void OnOK() override;
-  void OnError(const Napi::Error& e) override;
 
  private:
-  Napi::Promise::Deferred deferred_;
   LoadSpec spec_;
   Wrap wrap_;
   std::shared_ptr<SessionCore> core_;
-  std::string code_;
 };
 
 // session.run: counts itself in core->in_flight from construction until just before the promise
 // settles (so a continuation may dispose at once), and keeps the frame's bytes referenced until then.
-class RunWorker : public Napi::AsyncWorker {
+class RunWorker : public PromiseWorker {
  public:
   RunWorker(Napi::Env env, std::shared_ptr<SessionCore> core, Napi::Uint8Array frame_data, FrameView frame, Roi roi,
             KeyValues run_options);
   ~RunWorker() override;
-  Napi::Promise Promise() { return deferred_.Promise(); }
   void Execute() override;
   void OnOK() override;
   void OnError(const Napi::Error& e) override;
@@ -62,7 +72,6 @@ class RunWorker : public Napi::AsyncWorker {
   void Release();
 
   using Clock = std::chrono::steady_clock;
-  Napi::Promise::Deferred deferred_;
   std::shared_ptr<SessionCore> core_;
   Napi::Reference<Napi::Uint8Array> frame_ref_;
   FrameView frame_;
@@ -70,7 +79,6 @@ class RunWorker : public Napi::AsyncWorker {
   KeyValues run_options_;
   Clock::time_point called_, started_;
   RunOutput output_;
-  std::string code_;
   bool counted_ = true;
 };
 
