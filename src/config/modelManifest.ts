@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { ELEMENT_TYPES } from '../engine/elementType';
+import { RETURNED_ELEMENT_TYPES } from '../engine/elementType';
 import type { ElementType } from '../engine/elementType';
 import { ConfigError, describeZodError } from './configError';
 
@@ -13,7 +13,7 @@ import { ConfigError, describeZodError } from './configError';
  * validates it and resolves the model file paths.
  */
 
-const elementType = z.enum(ELEMENT_TYPES);
+const elementType = z.enum(RETURNED_ELEMENT_TYPES);
 export type { ElementType };
 
 /** Affine quantization, real = (q - zeroPoint) * scale; same shape as heads' Quantization. */

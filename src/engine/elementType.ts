@@ -1,7 +1,8 @@
 import { EngineError, EngineErrorCode } from './engineError';
 
 /**
- * The one list of tensor element types. Model manifests declare these names; the addon reports
+ * The one list of tensor element types. Model manifests declare these names (those the engine
+ * returns, RETURNED_ELEMENT_TYPES); the addon reports
  * ONNX codes, which `elementTypeFromCode` maps through ONNX_CODES and refuses when unknown (never
  * a cast). A leaf module, so config and engine alike can import it.
  */
@@ -38,11 +39,18 @@ const BY_CODE: ReadonlyMap<number, ElementType> = new Map(
 );
 
 /** The element types the preprocessing can write into a model input. */
-export const FED_ELEMENT_TYPES = ['float32', 'uint8', 'int8'] as const;
+export const FED_ELEMENT_TYPES = [
+  'float32',
+  'uint8',
+  'int8',
+] as const satisfies readonly ElementType[];
 export type FedElementType = (typeof FED_ELEMENT_TYPES)[number];
 
-/** The element types run() returns (float16 arrives as a Float32Array, widened on the worker). */
-export const RETURNED_ELEMENT_TYPES: ReadonlySet<ElementType> = new Set<ElementType>([
+/**
+ * The element types run() returns (float16 arrives as a Float32Array, widened on the worker), a
+ * superset of the fed ones: the types a manifest may declare for a model tensor.
+ */
+export const RETURNED_ELEMENT_TYPES = [
   'float32',
   'float16',
   'uint8',
@@ -50,7 +58,12 @@ export const RETURNED_ELEMENT_TYPES: ReadonlySet<ElementType> = new Set<ElementT
   'int32',
   'int64',
   'bool',
-]);
+] as const satisfies readonly ElementType[];
+export type ReturnedElementType = (typeof RETURNED_ELEMENT_TYPES)[number];
+
+export function isReturnedElementType(t: ElementType): t is ReturnedElementType {
+  return (RETURNED_ELEMENT_TYPES as readonly string[]).includes(t);
+}
 
 export function onnxElementCode(type: ElementType): number {
   return ONNX_CODES[type];

@@ -6,7 +6,7 @@
  */
 import type { Quantization } from '../heads/tensor';
 import type { ElementType, FedElementType } from './elementType';
-import { FED_ELEMENT_TYPES, isFedElementType, RETURNED_ELEMENT_TYPES } from './elementType';
+import { FED_ELEMENT_TYPES, isFedElementType, isReturnedElementType } from './elementType';
 import { EngineError } from './engineError';
 import type { EngineOptions } from './engineOptions';
 
@@ -115,7 +115,7 @@ export function planInput(
     );
   }
   for (const out of outputs) {
-    if (!RETURNED_ELEMENT_TYPES.has(out.type)) {
+    if (!isReturnedElementType(out.type)) {
       fail(`output ${out.name} has element type ${out.type}, which the engine does not return`);
     }
   }
