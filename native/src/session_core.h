@@ -39,7 +39,6 @@ struct LoadSpec {
   std::string model_path;
   std::string provider;  // "cpu" | "htp"
   int threads = 0;
-  bool require_accelerator = false;
   KeyValues session_config;
   std::vector<std::pair<std::string, int64_t>> free_dimensions;
   std::string input_name;

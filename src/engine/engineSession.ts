@@ -141,19 +141,15 @@ function typedArray(o: NativeOutput): TensorData {
 export class EngineSession {
   private disposed = false;
 
-  private readonly modelInputs: readonly ModelTensor[];
-  private readonly modelOutputs: readonly ModelTensor[];
-
   private constructor(
     private readonly native: NativeSession,
     readonly options: EngineOptions,
     private readonly plan: InputPlan,
     private readonly info: NativeSessionInfo,
+    private readonly modelInputs: readonly ModelTensor[],
+    private readonly modelOutputs: readonly ModelTensor[],
     private readonly voter: PowerVoter,
-  ) {
-    this.modelInputs = info.inputs.map((t) => tensorInfo(t, 'ERR_MODEL_INVALID'));
-    this.modelOutputs = info.outputs.map((t) => tensorInfo(t, 'ERR_MODEL_INVALID'));
-  }
+  ) {}
 
   /** Validates options, loads the model on a worker thread; rejects with EngineError. */
   static async load(input: EngineOptionsInput, hooks: LoadHooks = {}): Promise<EngineSession> {
@@ -184,18 +180,17 @@ export class EngineSession {
       throw EngineError.fromNative(err);
     }
     const info = native.info();
-    if (options.provider === 'htp' && options.htp.require_accelerator) {
-      const cpu = info.providers.cpuNodes;
-      if (!info.providers.assignmentKnown || cpu.length > 0) {
-        native.dispose();
-        throw new EngineError(
-          'ERR_ACCELERATOR_FALLBACK',
-          `model ${options.model} does not run entirely on the accelerator; ` +
-            (info.providers.assignmentKnown
-              ? `nodes left to the CPU: ${cpu.map((n) => `${n.name} (${n.opType})`).join(', ')}`
-              : `the placement cannot be checked: ${info.providers.note}`),
-        );
+    let modelInputs: ModelTensor[];
+    let modelOutputs: ModelTensor[];
+    try {
+      modelInputs = info.inputs.map((t) => tensorInfo(t, 'ERR_MODEL_INVALID'));
+      modelOutputs = info.outputs.map((t) => tensorInfo(t, 'ERR_MODEL_INVALID'));
+      if (options.provider === 'htp' && options.htp.require_accelerator) {
+        checkFullyAccelerated(options.model, info.providers);
       }
+    } catch (err) {
+      native.dispose();
+      throw err;
     }
     const profile = POWER_PROFILES[options.htp.profile as PowerProfileName];
     const backend: PowerBackend =
@@ -211,7 +206,7 @@ export class EngineSession {
       hooks.clock ?? SYSTEM_CLOCK,
       options.htp.vote_hold_ms,
     );
-    return new EngineSession(native, options, plan, info, voter);
+    return new EngineSession(native, options, plan, info, modelInputs, modelOutputs, voter);
   }
 
   get inputs(): readonly TensorInfo[] {
@@ -313,6 +308,18 @@ export class EngineSession {
     }
     this.disposed = true;
   }
+}
+
+/** require_accelerator: judged on the one load, from ONNX Runtime's placement record. */
+function checkFullyAccelerated(model: string, p: NativeSessionInfo['providers']): void {
+  if (p.assignmentKnown && p.cpuNodes.length === 0) return;
+  throw new EngineError(
+    'ERR_ACCELERATOR_FALLBACK',
+    `model ${model} does not run entirely on the accelerator; ` +
+      (p.assignmentKnown
+        ? `nodes left to the CPU: ${p.cpuNodes.map((n) => `${n.name} (${n.opType})`).join(', ')}`
+        : `the placement cannot be checked: ${p.note}`),
+  );
 }
 
 function checkFrame(f: Frame): void {
