@@ -1,4 +1,4 @@
-// Module entry: exports loadSession() and the EngineSession class, plus the ORT version.
+// Module entry: exports inspectModel(), loadSession() and the EngineSession class, plus the ORT version.
 #include <napi.h>
 
 #include <cstdlib>
@@ -23,6 +23,7 @@ void FixMmapThreshold() {
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   FixMmapThreshold();
   exports.Set("EngineSession", htp::EngineSession::Define(env));
+  exports.Set("inspectModel", Napi::Function::New(env, htp::EngineSession::Inspect, "inspectModel"));
   exports.Set("loadSession", Napi::Function::New(env, htp::EngineSession::Load, "loadSession"));
   exports.Set("ortVersion", Napi::String::New(env, Ort::GetVersionString()));
   exports.Set("ortApiVersion", Napi::Number::New(env, ORT_API_VERSION));

@@ -22,23 +22,24 @@ struct Roi {
   int x = 0, y = 0, width = 0, height = 0;  // width 0 = whole frame
 };
 
+// Filled from options TypeScript resolved (option_reader.cc); no defaults here on purpose.
 struct PreprocessSpec {
-  int dst_width = 0;
-  int dst_height = 0;
-  int channels = 3;  // 3 (color) or 1 (gray)
-  bool nchw = true;
-  bool bgr = false;  // channel order of the network input
-  bool letterbox = true;
-  float pad_value = 114.f;  // in source pixel units (0..255)
+  int dst_width;
+  int dst_height;
+  int channels;  // 3 (color) or 1 (gray)
+  bool nchw;
+  bool bgr;  // channel order of the network input
+  bool letterbox;
+  float pad_value;  // in source pixel units (0..255)
   // Round each resampled pixel to an integer before normalizing, as the uint8 image that
   // OpenCV/PIL resizers produce in the reference pipelines (Ultralytics, AI Hub) is.
-  bool round_pixels = false;
+  bool round_pixels;
   // value = (pixel - mean[c]) / std[c], pixel in 0..255, c in network channel order
-  float mean[3] = {0.f, 0.f, 0.f};
-  float std[3] = {255.f, 255.f, 255.f};
-  OutType out = OutType::kFloat32;
-  float q_scale = 1.f;  // quantized output: q = round(value / q_scale) + q_zero, saturated
-  int q_zero = 0;
+  float mean[3];
+  float std[3];
+  OutType out;
+  float q_scale;  // quantized output: q = round(value / q_scale) + q_zero, saturated
+  int q_zero;
 };
 
 struct Transform {

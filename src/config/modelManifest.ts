@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { RETURNED_ELEMENT_TYPES } from '../engine/elementType';
+import type { ElementType } from '../engine/elementType';
 import { ConfigError, describeZodError } from './configError';
 
 /**
@@ -11,10 +13,10 @@ import { ConfigError, describeZodError } from './configError';
  * validates it and resolves the model file paths.
  */
 
-const elementType = z.enum(['float32', 'float16', 'uint8', 'int8', 'int32', 'int64']);
-export type ElementType = z.infer<typeof elementType>;
-/** Every element type a manifest can declare. */
-export const MANIFEST_ELEMENT_TYPES: readonly ElementType[] = elementType.options;
+const elementType = z.enum(RETURNED_ELEMENT_TYPES);
+export type { ElementType };
+/** Every element type a manifest can declare (those the engine returns). */
+export const MANIFEST_ELEMENT_TYPES: readonly ElementType[] = RETURNED_ELEMENT_TYPES;
 
 /** Affine quantization, real = (q - zeroPoint) * scale; same shape as heads' Quantization. */
 const quantization = z.strictObject({

@@ -8,8 +8,13 @@ import { EngineError } from './engineError';
 import type { NativeLoadOptions } from './nativeAddon';
 import { PACKAGE_ROOT } from './nativeAddon';
 import { autoInt8Kernels, CpuInt8Kernels, hostCpuFacts, int8SessionConfig } from './cpuInt8Kernels';
+import { onnxElementCode } from './elementType';
+import type { InputPlan } from './inputPlan';
 import { POWER_PROFILE_NAMES, POWER_PROFILES } from './powerProfiles';
 import type { PowerProfileName } from './powerProfiles';
+
+/** Largest network input side the engine accepts, in pixels. */
+export const MAX_INPUT_SIDE = 8192;
 
 const quantization = z
   .object({ scale: z.number().positive().finite(), zeroPoint: z.number().int() })
@@ -19,8 +24,8 @@ const triple = z.tuple([z.number().finite(), z.number().finite(), z.number().fin
 export const PreprocessSchema = z
   .object({
     /** Network input size; needed only when the model's own is dynamic. */
-    width: z.number().int().positive().max(8192).optional(),
-    height: z.number().int().positive().max(8192).optional(),
+    width: z.number().int().positive().max(MAX_INPUT_SIDE).optional(),
+    height: z.number().int().positive().max(MAX_INPUT_SIDE).optional(),
     layout: z.enum(['auto', 'nchw', 'nhwc']).default('auto'),
     colorOrder: z.enum(['rgb', 'bgr']).default('rgb'),
     resize: z.enum(['letterbox', 'stretch']).default('letterbox'),
@@ -109,27 +114,36 @@ export function resolvedInt8Kernels(o: EngineOptions): CpuInt8Kernels {
   return o.cpuInt8Kernels === 'auto' ? autoInt8Kernels(hostCpuFacts()) : o.cpuInt8Kernels;
 }
 
-export function toNativeOptions(o: EngineOptions): NativeLoadOptions {
+/**
+ * The addon's options: every key present, nothing left for the C++ side to default or guess.
+ * `plan` is what planInput decided from the model for these options.
+ */
+export function toNativeOptions(o: EngineOptions, plan: InputPlan): NativeLoadOptions {
   const pre = o.preprocess;
   const native: NativeLoadOptions = {
     modelPath: path.resolve(o.model),
     provider: o.provider,
     threads: o.threads,
-    inputName: o.inputName ?? '',
-    requireAccelerator: o.htp.require_accelerator,
     sessionConfig: int8SessionConfig(resolvedInt8Kernels(o)),
+    freeDimensions: { ...plan.freeDimensions },
+    input: {
+      name: plan.name,
+      elementType: onnxElementCode(plan.type),
+      width: plan.width,
+      height: plan.height,
+      channels: plan.channels,
+      layout: plan.layout,
+    },
     preprocess: {
-      width: pre.width ?? 0,
-      height: pre.height ?? 0,
-      layout: pre.layout,
       colorOrder: pre.colorOrder,
       resize: pre.resize,
       padValue: pre.padValue,
       roundPixels: pre.roundPixels,
       mean: pre.mean,
       std: pre.std,
-      ...(pre.inputQuantization ? { inputQuantization: pre.inputQuantization } : {}),
+      quantization: plan.quantization ?? null,
     },
+    htp: null,
   };
   if (o.provider === 'htp') {
     const profile = POWER_PROFILES[o.htp.profile as PowerProfileName];
@@ -148,6 +162,9 @@ export function toNativeOptions(o: EngineOptions): NativeLoadOptions {
         // Our voter is in charge between frames: the session-level vote starts low so the
         // provider's own timer and ours never fight (see docs/engine.md).
         htp_performance_mode: profile.idleQnnMode,
+        // The provider hands the graph's input Q and output DQ to the CPU by default; a model
+        // that must run entirely on the HTP keeps them, so the one load can be judged as it is.
+        ...(o.htp.require_accelerator ? { offload_graph_io_quantization: '0' } : {}),
         ...o.htp.provider_options,
       },
     };

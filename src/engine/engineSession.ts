@@ -4,21 +4,34 @@
  * (a second concurrent run rejects with ERR_BUSY rather than queueing stale frames).
  */
 import * as fs from 'node:fs';
-import type { ImageTransform, Tensor, TensorData } from '../heads/tensor';
+import * as path from 'node:path';
+import type { ImageTransform, Quantization, Tensor, TensorData } from '../heads/tensor';
+import type { ImageEncoding } from '../ros/imageEncoding';
+import { isImageEncoding, MAX_IMAGE_DIMENSION } from '../ros/imageEncoding';
+import type { ElementType, FedElementType } from './elementType';
+import { elementTypeFromCode } from './elementType';
 import { EngineError } from './engineError';
+import type { EngineErrorCode } from './engineError';
 import type { EngineOptions, EngineOptionsInput } from './engineOptions';
 import { parseEngineOptions, resolvedInt8Kernels, toNativeOptions } from './engineOptions';
 import type { CpuInt8Kernels } from './cpuInt8Kernels';
 import { hostCpuFacts, u8s8Saturates } from './cpuInt8Kernels';
-import type { NativeOutput, NativeSession, NativeSessionInfo } from './nativeAddon';
+import type { InputPlan, ModelTensor } from './inputPlan';
+import { planInput } from './inputPlan';
+import type {
+  NativeOutput,
+  NativeSession,
+  NativeSessionInfo,
+  NativeTensorInfo,
+} from './nativeAddon';
 import { nativeAddon } from './nativeAddon';
 import type { PowerBackend, VoterClock, VoterStats } from './powerVoter';
 import { NOOP_BACKEND, PowerVoter, SYSTEM_CLOCK } from './powerVoter';
 import type { PowerProfileName } from './powerProfiles';
 import { POWER_PROFILES } from './powerProfiles';
 
-export type FrameEncoding =
-  'rgb8' | 'bgr8' | 'rgba8' | 'bgra8' | 'mono8' | 'yuv422' | 'yuyv' | 'nv12';
+export type FrameEncoding = ImageEncoding;
+export type { ElementType };
 
 export interface Frame {
   /** Pixel bytes; may be a view into a larger buffer. Kept referenced until the run settles. */
@@ -37,9 +50,6 @@ export interface Roi {
   readonly height: number;
 }
 
-export type ElementType =
-  'float32' | 'float16' | 'uint8' | 'int8' | 'uint16' | 'int16' | 'int32' | 'int64' | 'bool';
-
 export interface TensorInfo {
   readonly name: string;
   /** -1 where the model leaves a dimension dynamic. */
@@ -47,6 +57,16 @@ export interface TensorInfo {
   readonly symbolicDims: readonly string[];
   readonly type: ElementType;
   readonly quantization?: { readonly scale: number; readonly zeroPoint: number };
+}
+
+/** What the preprocessing produces for the model's input. */
+export interface InputSpec {
+  readonly width: number;
+  readonly height: number;
+  readonly channels: 1 | 3;
+  readonly layout: 'nchw' | 'nhwc';
+  readonly type: FedElementType;
+  readonly quantization?: Quantization;
 }
 
 export interface ProviderReport {
@@ -89,21 +109,20 @@ export interface LoadHooks {
   readonly clock?: VoterClock;
 }
 
-const MAX_FRAME_SIDE = 16384;
-const ENCODINGS = new Set<string>([
-  'rgb8',
-  'bgr8',
-  'rgba8',
-  'bgra8',
-  'mono8',
-  'yuv422',
-  'yuyv',
-  'nv12',
-]);
+function tensorInfo(t: NativeTensorInfo, code: EngineErrorCode): ModelTensor {
+  return {
+    name: t.name,
+    dims: t.dims,
+    symbolicDims: t.symbolicDims,
+    type: elementTypeFromCode(t.type, `tensor ${t.name}`, code),
+  };
+}
 
 function typedArray(o: NativeOutput): TensorData {
-  switch (o.type) {
+  const type = elementTypeFromCode(o.type, `output ${o.name}`, 'ERR_RUNTIME');
+  switch (type) {
     case 'float32':
+    case 'float16': // widened to float32 on the worker
       return new Float32Array(o.data);
     case 'uint8':
     case 'bool':
@@ -115,7 +134,7 @@ function typedArray(o: NativeOutput): TensorData {
     case 'int64':
       return new BigInt64Array(o.data);
     default:
-      throw new EngineError('ERR_RUNTIME', `output ${o.name} has unsupported type ${o.type}`);
+      throw new EngineError('ERR_RUNTIME', `output ${o.name} has unsupported type ${type}`);
   }
 }
 
@@ -125,7 +144,10 @@ export class EngineSession {
   private constructor(
     private readonly native: NativeSession,
     readonly options: EngineOptions,
+    private readonly plan: InputPlan,
     private readonly info: NativeSessionInfo,
+    private readonly modelInputs: readonly ModelTensor[],
+    private readonly modelOutputs: readonly ModelTensor[],
     private readonly voter: PowerVoter,
   ) {}
 
@@ -143,12 +165,33 @@ export class EngineSession {
     }
     const addon = nativeAddon();
     let native: NativeSession;
+    let plan: InputPlan;
     try {
-      native = await addon.loadSession(toNativeOptions(options));
+      // Two native steps, one real session: the probe's description lets this side decide the
+      // input (layout, size, quantization, dims to pin) before the session is created.
+      const model = await addon.inspectModel(path.resolve(options.model));
+      plan = planInput(
+        options,
+        model.inputs.map((t) => tensorInfo(t, 'ERR_MODEL_INVALID')),
+        model.outputs.map((t) => tensorInfo(t, 'ERR_MODEL_INVALID')),
+      );
+      native = await addon.loadSession(toNativeOptions(options, plan));
     } catch (err) {
       throw EngineError.fromNative(err);
     }
     const info = native.info();
+    let modelInputs: ModelTensor[];
+    let modelOutputs: ModelTensor[];
+    try {
+      modelInputs = info.inputs.map((t) => tensorInfo(t, 'ERR_MODEL_INVALID'));
+      modelOutputs = info.outputs.map((t) => tensorInfo(t, 'ERR_MODEL_INVALID'));
+      if (options.provider === 'htp' && options.htp.require_accelerator) {
+        checkFullyAccelerated(options.model, info.providers);
+      }
+    } catch (err) {
+      native.dispose();
+      throw err;
+    }
     const profile = POWER_PROFILES[options.htp.profile as PowerProfileName];
     const backend: PowerBackend =
       options.provider === 'htp'
@@ -163,37 +206,28 @@ export class EngineSession {
       hooks.clock ?? SYSTEM_CLOCK,
       options.htp.vote_hold_ms,
     );
-    return new EngineSession(native, options, info, voter);
+    return new EngineSession(native, options, plan, info, modelInputs, modelOutputs, voter);
   }
 
   get inputs(): readonly TensorInfo[] {
-    return this.info.inputs.map((i) => ({
-      name: i.name,
-      dims: i.dims,
-      symbolicDims: i.symbolicDims,
-      type: i.type as ElementType,
-      ...(i.name === this.info.inputName && this.info.preprocess.quantization
-        ? { quantization: this.info.preprocess.quantization }
-        : {}),
+    const q = this.plan.quantization;
+    return this.modelInputs.map((i) => ({
+      ...i,
+      ...(i.name === this.plan.name && q ? { quantization: q } : {}),
     }));
   }
 
   get outputs(): readonly TensorInfo[] {
-    return this.info.outputs.map((o) => {
+    return this.modelOutputs.map((o) => {
       const q = this.options.outputQuantization[o.name];
-      return {
-        name: o.name,
-        dims: o.dims,
-        symbolicDims: o.symbolicDims,
-        type: o.type as ElementType,
-        ...(q ? { quantization: q } : {}),
-      };
+      return { ...o, ...(q ? { quantization: q } : {}) };
     });
   }
 
   /** What the preprocessing produces: network size, channels, layout, element type. */
-  get inputSpec(): NativeSessionInfo['preprocess'] {
-    return this.info.preprocess;
+  get inputSpec(): InputSpec {
+    const { width, height, channels, layout, type, quantization } = this.plan;
+    return { width, height, channels, layout, type, ...(quantization ? { quantization } : {}) };
   }
 
   get providerReport(): ProviderReport {
@@ -281,19 +315,33 @@ export class EngineSession {
   }
 }
 
+/** require_accelerator: judged on the one load, from ONNX Runtime's placement record. */
+function checkFullyAccelerated(model: string, p: NativeSessionInfo['providers']): void {
+  if (p.assignmentKnown && p.cpuNodes.length === 0) return;
+  throw new EngineError(
+    'ERR_ACCELERATOR_FALLBACK',
+    `model ${model} does not run entirely on the accelerator; ` +
+      (p.assignmentKnown
+        ? `nodes left to the CPU: ${p.cpuNodes.map((n) => `${n.name} (${n.opType})`).join(', ')}`
+        : `the placement cannot be checked: ${p.note}`),
+  );
+}
+
 function checkFrame(f: Frame): void {
   const bad = (m: string): never => {
     throw new EngineError('ERR_FRAME_INVALID', m);
   };
   if (!(f.data instanceof Uint8Array)) bad('frame.data must be a Uint8Array');
-  if (!ENCODINGS.has(f.encoding)) bad(`frame.encoding '${String(f.encoding)}' is not supported`);
+  if (!isImageEncoding(f.encoding)) {
+    bad(`frame.encoding '${String(f.encoding)}' is not supported`);
+  }
   for (const k of ['width', 'height', 'step'] as const) {
     if (!Number.isInteger(f[k]) || f[k] <= 0)
       bad(`frame.${k} must be a positive integer, got ${String(f[k])}`);
   }
-  if (f.width > MAX_FRAME_SIDE || f.height > MAX_FRAME_SIDE) {
+  if (f.width > MAX_IMAGE_DIMENSION || f.height > MAX_IMAGE_DIMENSION) {
     bad(
-      `frame ${f.width}x${f.height} is larger than the ${MAX_FRAME_SIDE}x${MAX_FRAME_SIDE} the engine accepts`,
+      `frame ${f.width}x${f.height} is larger than the ${MAX_IMAGE_DIMENSION}x${MAX_IMAGE_DIMENSION} the engine accepts`,
     );
   }
 }

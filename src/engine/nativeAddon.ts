@@ -6,25 +6,20 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EngineError } from './engineError';
 
-export interface NativeIoInfo {
+/** A model input or output; `type` is an ONNX element code (see elementType.ts). */
+export interface NativeTensorInfo {
   name: string;
   dims: number[];
   symbolicDims: string[];
-  type: string;
+  type: number;
 }
 
-export interface NativeSessionInfo {
-  inputs: NativeIoInfo[];
-  outputs: NativeIoInfo[];
-  inputName: string;
-  preprocess: {
-    width: number;
-    height: number;
-    channels: number;
-    layout: 'nchw' | 'nhwc';
-    type: string;
-    quantization?: { scale: number; zeroPoint: number };
-  };
+export interface NativeModelInfo {
+  inputs: NativeTensorInfo[];
+  outputs: NativeTensorInfo[];
+}
+
+export interface NativeSessionInfo extends NativeModelInfo {
   providers: {
     requested: string;
     assignmentKnown: boolean;
@@ -39,7 +34,8 @@ export interface NativeSessionInfo {
 export interface NativeOutput {
   name: string;
   dims: number[];
-  type: string;
+  /** ONNX element code of the model's output; float16 data arrives widened to float32. */
+  type: number;
   data: ArrayBuffer;
 }
 
@@ -64,6 +60,7 @@ export interface NativeFrame {
   width: number;
   height: number;
   step: number;
+  /** A canonical name of src/ros/imageEncoding.ts (aliases already resolved). */
   encoding: string;
 }
 
@@ -76,6 +73,7 @@ export interface NativeRoi {
 
 export interface NativeSession {
   info(): NativeSessionInfo;
+  /** Never throws: every fault, argument types included, rejects with a coded error. */
   run(
     frame: NativeFrame,
     roi: NativeRoi | null,
@@ -86,36 +84,52 @@ export interface NativeSession {
   readonly inFlight: number;
 }
 
-/** The flat, fully defaulted options object the addon reads (built by engineOptions). */
+/**
+ * The flat options object the addon reads (built by engineOptions.toNativeOptions). Every key is
+ * required, nullable ones included: the addon has no defaults and rejects a missing or mistyped
+ * key with a TypeError naming it (code ERR_INVALID_OPTIONS).
+ */
 export interface NativeLoadOptions {
   modelPath: string;
   provider: 'cpu' | 'htp';
   threads: number;
-  inputName: string;
-  requireAccelerator: boolean;
   /** ONNX Runtime session config entries (key -> value), applied verbatim. */
   sessionConfig: Record<string, string>;
-  preprocess: {
+  /** Symbolic dimensions pinned before the session is created (name -> size). */
+  freeDimensions: Record<string, number>;
+  /** The image input, as planned from the model (inputPlan.ts); the addon checks the session agrees. */
+  input: {
+    name: string;
+    /** ONNX element code: 1 float32, 2 uint8, 3 int8. */
+    elementType: number;
     width: number;
     height: number;
-    layout: 'auto' | 'nchw' | 'nhwc';
+    channels: 1 | 3;
+    layout: 'nchw' | 'nhwc';
+  };
+  preprocess: {
     colorOrder: 'rgb' | 'bgr';
     resize: 'letterbox' | 'stretch';
     padValue: number;
     roundPixels: boolean;
     mean: [number, number, number];
     std: [number, number, number];
-    inputQuantization?: { scale: number; zeroPoint: number };
+    /** Required for uint8 / int8 inputs, null for float32. */
+    quantization: { scale: number; zeroPoint: number } | null;
   };
-  htp?: {
+  /** Required for provider 'htp', null for 'cpu'. */
+  htp: {
     providerLibrary: string;
     contextCachePath: string;
     contextEmbed: boolean;
     providerOptions: Record<string, string>;
-  };
+  } | null;
 }
 
 export interface NativeAddon {
+  /** Reads a model's inputs and outputs (an unoptimized CPU probe session, see session_core.h). */
+  inspectModel(modelPath: string): Promise<NativeModelInfo>;
+  /** Never throws: a bad options object rejects with a TypeError or RangeError naming the key. */
   loadSession(options: NativeLoadOptions): Promise<NativeSession>;
   readonly ortVersion: string;
   readonly ortApiVersion: number;

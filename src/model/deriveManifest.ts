@@ -163,7 +163,9 @@ function specOf(t: OnnxValueInfo): TensorSpec {
   return {
     name: t.name,
     dims: t.dims.map((d) => fixed(d) ?? -1),
-    dtype: t.elemType as ElementType,
+    // Unchecked here on purpose: the derived manifest goes through parseModelManifest, whose
+    // schema refuses a type the engine cannot return, naming the tensor.
+    dtype: t.elemType as TensorSpec['dtype'],
   };
 }
 

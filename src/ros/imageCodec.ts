@@ -4,6 +4,8 @@ import { FrameError } from './frameError';
 import {
   encodingLayout,
   ImageEncoding,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGE_DIMENSION,
   minStep,
   parseImageEncoding,
   requiredDataBytes,
@@ -11,10 +13,7 @@ import {
 import { readHeader, writeHeader, headerSize } from './headerCodec';
 import { RosHeader } from './rosHeader';
 
-/** Largest width or height we accept, in pixels (16K covers every camera we know of). */
-export const MAX_IMAGE_DIMENSION = 16384;
-/** Largest pixel payload we accept, in bytes (an 8K RGBA frame is ~133 MB). */
-export const MAX_IMAGE_BYTES = 256 * 1024 * 1024;
+export { MAX_IMAGE_BYTES, MAX_IMAGE_DIMENSION };
 
 /** A decoded sensor_msgs/Image whose pixels are a view into the received message buffer. */
 export interface ImageFrame {

@@ -1,6 +1,16 @@
-/** Pixel encodings the intake accepts (sensor_msgs/image_encodings names). */
+/**
+ * The one list of pixel encodings (sensor_msgs/image_encodings names) the intake decodes and the
+ * engine preprocesses, with their byte layouts and the size limits of a frame. Pure data with no
+ * imports, so ROS glue and the engine share it; the addon's parser (native/src/option_reader.cc)
+ * accepts exactly these canonical names, which the engine tests check.
+ */
 export type ImageEncoding =
   'rgb8' | 'bgr8' | 'rgba8' | 'bgra8' | 'mono8' | 'yuv422' | 'yuyv' | 'nv12';
+
+/** Largest width or height we accept, in pixels (16K covers every camera we know of). */
+export const MAX_IMAGE_DIMENSION = 16384;
+/** Largest pixel payload we accept, in bytes (an 8K RGBA frame is ~133 MB). */
+export const MAX_IMAGE_BYTES = 256 * 1024 * 1024;
 
 interface EncodingLayout {
   /** Bytes per pixel in one row of the (first) plane. */
@@ -29,9 +39,17 @@ const ALIASES: Readonly<Record<string, ImageEncoding>> = {
   yuv422_yuy2: 'yuyv',
 };
 
+export const IMAGE_ENCODINGS: readonly ImageEncoding[] =
+  Object.keys(LAYOUTS).filter(isImageEncoding);
+
+/** True for a canonical name (aliases are not: parseImageEncoding resolves them). */
+export function isImageEncoding(name: string): name is ImageEncoding {
+  return Object.prototype.hasOwnProperty.call(LAYOUTS, name);
+}
+
 export function parseImageEncoding(name: string): ImageEncoding | undefined {
   const lower = name.toLowerCase();
-  if (lower in LAYOUTS) return lower as ImageEncoding;
+  if (isImageEncoding(lower)) return lower;
   return ALIASES[lower];
 }
 

@@ -48,6 +48,15 @@ def identity(path, elem, shape, name="input"):
     save(g, path)
 
 
+def cast_f16(path):
+    """images [1,3,8,8] float32 -> Cast -> half [1,3,8,8] float16: a float16 output."""
+    g = helper.make_graph(
+        [helper.make_node("Cast", ["images"], ["half"], name="cast0", to=TensorProto.FLOAT16)], "cast_f16",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, 8, 8])],
+        [helper.make_tensor_value_info("half", TensorProto.FLOAT16, [1, 3, 8, 8])])
+    save(g, path)
+
+
 def qdq_conv(path):
     """A QDQ-quantized conv (what the HTP wants): float IO, uint8 activations inside."""
     rng = np.random.default_rng(11)
@@ -114,6 +123,7 @@ def main():
     identity(os.path.join(out, "id_dynamic.onnx"), TensorProto.FLOAT, [1, 3, "h", "w"])
     identity(os.path.join(out, "rank3.onnx"), TensorProto.FLOAT, [1, 3, 16])
     identity(os.path.join(out, "id_f64.onnx"), TensorProto.DOUBLE, [1, 3, 8, 8])
+    cast_f16(os.path.join(out, "cast_f16.onnx"))
     qdq_conv(os.path.join(out, "qdq_conv.onnx"))
     qdq_mixed(os.path.join(out, "qdq_mixed.onnx"))
     qdq_dynamic_batch(os.path.join(out, "qdq_dynbatch.onnx"))

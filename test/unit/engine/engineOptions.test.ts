@@ -1,6 +1,18 @@
 import * as assert from 'node:assert/strict';
 import { EngineError } from '../../../src/engine/engineError';
 import { parseEngineOptions, toNativeOptions } from '../../../src/engine/engineOptions';
+import type { InputPlan } from '../../../src/engine/inputPlan';
+
+const PLAN: InputPlan = {
+  name: 'images',
+  type: 'uint8',
+  width: 64,
+  height: 32,
+  channels: 3,
+  layout: 'nhwc',
+  quantization: { scale: 0.5, zeroPoint: 3 },
+  freeDimensions: { batch: 1 },
+};
 
 describe('engine options', () => {
   it('fills every default', () => {
@@ -38,11 +50,41 @@ describe('engine options', () => {
         provider: 'htp',
         htp: { vtcm_mb: 8, profile: 'burst' },
       }),
+      PLAN,
     );
     assert.match(n.htp?.providerOptions.backend_path ?? '', /\/libQnnHtp\.so$/);
     assert.equal(n.htp?.providerOptions.htp_arch, '68');
     assert.equal(n.htp?.providerOptions.vtcm_mb, '8');
     assert.equal(n.htp?.providerOptions.htp_performance_mode, 'low_power_saver');
     assert.match(n.htp?.providerLibrary ?? '', /libonnxruntime_providers_qnn\.so$/);
+  });
+
+  it('hands the addon every key, the planned input and nothing to default', () => {
+    const n = toNativeOptions(parseEngineOptions({ model: 'm.onnx' }), PLAN);
+    assert.deepEqual(n.input, {
+      name: 'images',
+      elementType: 2,
+      width: 64,
+      height: 32,
+      channels: 3,
+      layout: 'nhwc',
+    });
+    assert.deepEqual(n.freeDimensions, { batch: 1 });
+    assert.deepEqual(n.preprocess.quantization, { scale: 0.5, zeroPoint: 3 });
+    assert.equal(n.preprocess.padValue, 114);
+    assert.equal(n.htp, null);
+    const floatPlan: InputPlan = { ...PLAN, type: 'float32', quantization: undefined };
+    const f = toNativeOptions(parseEngineOptions({ model: 'm.onnx' }), floatPlan);
+    assert.equal(f.preprocess.quantization, null);
+  });
+
+  it('keeps the graph IO quantization on the HTP when the model must run entirely there', () => {
+    const opts = (require_accelerator: boolean) =>
+      toNativeOptions(
+        parseEngineOptions({ model: 'm.onnx', provider: 'htp', htp: { require_accelerator } }),
+        PLAN,
+      ).htp?.providerOptions;
+    assert.equal(opts(true)?.offload_graph_io_quantization, '0');
+    assert.equal(opts(false)?.offload_graph_io_quantization, undefined);
   });
 });

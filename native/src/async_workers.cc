@@ -1,0 +1,88 @@
+#include "async_workers.h"
+
+#include <utility>
+
+#include "engine_error.h"
+#include "js_values.h"
+#include "option_reader.h"
+
+namespace htp {
+namespace {
+
+double Ms(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+}  // namespace
+
+PromiseWorker::PromiseWorker(Napi::Env env, const char* resource_name)
+    : Napi::AsyncWorker(env, resource_name), deferred_(Napi::Promise::Deferred::New(env)) {}
+
+void PromiseWorker::Guard(const std::function<void()>& work) {
+  try {
+    work();
+  } catch (const EngineError& e) {
+    code_ = e.code();
+    SetError(e.what());
+  } catch (const std::exception& e) {
+    code_ = "ERR_RUNTIME";
+    SetError(e.what());
+  }
+}
+
+void PromiseWorker::OnError(const Napi::Error& e) {
+  deferred_.Reject(CodedError(Env(), code_, e.Message()).Value());
+}
+
+InspectWorker::InspectWorker(Napi::Env env, std::string model_path)
+    : PromiseWorker(env, "htp_engine.inspect"), model_path_(std::move(model_path)) {}
+
+void InspectWorker::Execute() {
+  Guard([&] { model_ = InspectModel(model_path_); });
+}
+void InspectWorker::OnOK() { deferred_.Resolve(ModelDescToJs(Env(), model_)); }
+
+LoadWorker::LoadWorker(Napi::Env env, LoadSpec spec, Wrap wrap)
+    : PromiseWorker(env, "htp_engine.load"), spec_(std::move(spec)), wrap_(std::move(wrap)) {}
+
+void LoadWorker::Execute() {
+  Guard([&] { core_ = SessionCore::Load(spec_); });
+}
+void LoadWorker::OnOK() { deferred_.Resolve(wrap_(Env(), core_)); }
+
+RunWorker::RunWorker(Napi::Env env, std::shared_ptr<SessionCore> core, Napi::Uint8Array frame_data, FrameView frame,
+                     Roi roi, KeyValues run_options)
+    : PromiseWorker(env, "htp_engine.run"),
+      core_(std::move(core)),
+      frame_ref_(Napi::Persistent(frame_data)),
+      frame_(frame),
+      roi_(roi),
+      run_options_(std::move(run_options)),
+      called_(Clock::now()) {
+  core_->in_flight++;
+}
+
+RunWorker::~RunWorker() { Release(); }
+
+void RunWorker::Release() {
+  if (counted_) core_->in_flight--;
+  counted_ = false;
+}
+
+void RunWorker::Execute() {
+  started_ = Clock::now();
+  Guard([&] { output_ = core_->Run(frame_, roi_, run_options_); });
+}
+
+void RunWorker::OnOK() {
+  Release();
+  Napi::Env env = Env();
+  deferred_.Resolve(RunOutputToJs(env, std::move(output_), Ms(called_, started_), Ms(called_, Clock::now())));
+}
+
+void RunWorker::OnError(const Napi::Error& e) {
+  Release();
+  PromiseWorker::OnError(e);
+}
+
+}  // namespace htp
