@@ -14,7 +14,7 @@ import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { EngineSession } from '../engine/engineSession';
 import type { Frame } from '../engine/engineSession';
-import { PACKAGE_ROOT } from '../engine/nativeAddon';
+import { PACKAGE_ROOT } from '../packageRoot';
 import { parseBenchArgs } from './benchArgs';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';

@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEFAULT_QNN_LIBRARY } from '../engine/engineOptions';
-import { PACKAGE_ROOT } from '../engine/nativeAddon';
+import { PACKAGE_ROOT } from '../packageRoot';
 import type { CommandResult } from './cliErrors';
 import { deviceChecks } from './doctor/deviceChecks';
 import { type DoctorRow, doctorExitCode, formatDoctorTable } from './doctor/doctorRow';

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PACKAGE_ROOT } from '../engine/nativeAddon';
+import { PACKAGE_ROOT } from '../packageRoot';
 import { type CommandResult, UsageError } from './cliErrors';
 import { DEFAULT_MODELS_DIR, DOCTOR_HELP, doctorCommand } from './doctorCommand';
 import { MODEL_HELP, MODEL_IMPORT_HELP, modelImportCommand } from './modelImportCommand';

@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { EngineError } from './engineError';
 import type { NativeLoadOptions } from './nativeAddon';
-import { PACKAGE_ROOT } from './nativeAddon';
+import { PACKAGE_ROOT } from '../packageRoot';
+import { formatZodIssues } from '../config/configError';
 import { autoInt8Kernels, CpuInt8Kernels, hostCpuFacts, int8SessionConfig } from './cpuInt8Kernels';
 import { onnxElementCode } from './elementType';
 import type { InputPlan } from './inputPlan';
@@ -101,10 +102,10 @@ export const DEFAULT_QNN_LIBRARY = path.join(
 export function parseEngineOptions(input: unknown): EngineOptions {
   const r = EngineOptionsSchema.safeParse(input);
   if (!r.success) {
-    const detail = r.error.issues
-      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-      .join('; ');
-    throw new EngineError('ERR_INVALID_OPTIONS', `invalid engine options: ${detail}`);
+    throw new EngineError(
+      'ERR_INVALID_OPTIONS',
+      `invalid engine options: ${formatZodIssues(r.error)}`,
+    );
   }
   return r.data;
 }

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EngineError } from './engineError';
+import { PACKAGE_ROOT } from '../packageRoot';
 
 /** A model input or output; `type` is an ONNX element code (see elementType.ts). */
 export interface NativeTensorInfo {
@@ -134,14 +135,6 @@ export interface NativeAddon {
   readonly ortVersion: string;
   readonly ortApiVersion: number;
 }
-
-/** Repository root: this file is dist/src/engine/nativeAddon.js or src/engine/nativeAddon.ts. */
-export const PACKAGE_ROOT = path.resolve(
-  __dirname,
-  '..',
-  '..',
-  ...(path.basename(path.resolve(__dirname, '..', '..')) === 'dist' ? ['..'] : []),
-);
 
 export const ADDON_PATH =
   process.env.HTP_ENGINE_ADDON ??
