@@ -3,7 +3,6 @@ import { AnnotatedStream } from '../annotate/annotatedStream';
 import { resultAnnotation } from '../annotate/resultAnnotation';
 import { ConfigError } from '../config/configError';
 import {
-  FrameOptions,
   frameOptions,
   ParameterValue,
   PERCEPTION_PARAMETERS,
@@ -20,6 +19,7 @@ import {
 import { DiagnosticsPublisher } from '../ros/diagnosticsPublisher';
 import { ManagedNode, PrimaryState } from '../ros/managedNode';
 import type { RosHeader } from '../ros/rosHeader';
+import { stampNow } from '../ros/rosHeader';
 import { ThrottledWarnings } from '../ros/throttledWarnings';
 import { collectGarbage } from '../util/collectGarbage';
 import { AnnotatedOutput } from './annotatedOutput';
@@ -41,7 +41,7 @@ interface Work {
   readonly persons?: PersonInput;
 }
 
-/** Configured state: everything configure made and cleanup frees. */
+/** Configured state: everything configure made and cleanup frees (config: the values it used). */
 interface Configured {
   readonly config: PerceptionConfig;
   readonly pipeline: PerceptionPipeline;
@@ -171,24 +171,11 @@ export class PerceptionNode {
 
   private applyParameters(changes: Readonly<Record<string, ParameterValue>>): void {
     this.values = { ...this.values, ...changes };
-    const c = this.configured;
-    if (!c) return;
-    const next = parsePerceptionConfig(this.values, `${this.name} parameters`);
-    const options: FrameOptions = frameOptions(next);
-    c.pipeline.setFrameOptions(options);
-    // Session values stay those of the loaded models until the next configure.
-    this.configured = {
-      ...c,
-      config: {
-        ...c.config,
-        score_threshold: next.score_threshold,
-        iou_threshold: next.iou_threshold,
-        max_detections: next.max_detections,
-        classes: next.classes,
-        person_classes: next.person_classes,
-        jpeg_quality: next.jpeg_quality,
-      },
-    };
+    // Session values stay those of the loaded models until the next configure; the pipeline
+    // holds the per-frame ones.
+    this.configured?.pipeline.setFrameOptions(
+      frameOptions(parsePerceptionConfig(this.values, `${this.name} parameters`)),
+    );
   }
 
   // ---- lifecycle --------------------------------------------------------------------------
@@ -211,7 +198,7 @@ export class PerceptionNode {
       const annotatedOutput = new AnnotatedOutput(rcl, this.node);
       const annotated = new AnnotatedStream<RosHeader>(
         annotatedOutput,
-        () => this.configured?.config.jpeg_quality ?? config.jpeg_quality,
+        () => pipeline.frameOptions.jpegQuality,
         (encoding) => this.warnUndrawable(encoding),
       );
       outputs.publishLabels(pipeline.model.manifest.classNames, config.score_threshold);
@@ -368,8 +355,8 @@ export class PerceptionNode {
   }
 
   private msSinceStamp(h: RosHeader): number {
-    const { seconds, nanoseconds } = this.node.now().secondsAndNanoseconds;
-    return (Number(seconds) - h.stamp.sec) * 1000 + (Number(nanoseconds) - h.stamp.nanosec) / 1e6;
+    const now = stampNow(this.node);
+    return (now.sec - h.stamp.sec) * 1000 + (now.nanosec - h.stamp.nanosec) / 1e6;
   }
 
   private warnUndrawable(encoding: string): void {

@@ -119,6 +119,11 @@ export class PerceptionPipeline {
     return this.model.name;
   }
 
+  /** The per-frame options in force (live parameters change them between frames). */
+  get frameOptions(): FrameOptions {
+    return this.options;
+  }
+
   /** Every model's engine session, for power and placement reports. */
   get models(): readonly ModelPipeline[] {
     return this.personDetector ? [this.model, this.personDetector] : [this.model];
