@@ -9,9 +9,11 @@ export const MODEL_HELP = `usage: htp-perception model <command> ...
 commands:
   import FILE.onnx [--name N] [--force] [--json]
                   write FILE's manifest beside it (see 'model import --help')
-  (quantize and compile for the HTP come later)
+  quantize NAME (--images DIR | --topic T --frames N) [--holdout DIR] [thresholds]
+                  INT8 QDQ for the HTP, validated against FP32 (see 'model quantize --help')
+  (compile for the HTP comes later)
 
-exit code: 0 ok, 2 bad usage or input`;
+exit code: 0 ok, 1 a check failed, 2 bad usage or input`;
 
 export const MODEL_IMPORT_HELP = `usage: htp-perception model import FILE.onnx [--name N] [--force] [--json]
 
