@@ -268,6 +268,12 @@ function sameFile(a: string, b: string): boolean {
 
 function validationNotes(m: ModelManifest, r: AgreementReport): string[] {
   const notes = m.weights === 'untrained' ? [UNTRAINED_NOTE] : [];
+  if (m.outputs.format === 'heatmaps') {
+    notes.push(
+      'top-down pose: both precisions get the same box (the whole image), so the box rows are ' +
+        'equal by construction; the score is the mean heatmap peak, which is not bounded to 1',
+    );
+  }
   if (r.detections && r.detections.fp32 === 0) {
     notes.push(
       'FP32 found nothing on the validation images, so the box metrics are untested: ' +
