@@ -141,6 +141,7 @@ export function parseModelQuantizeArgs(rest: string[]): ModelQuantizeOptions {
       python: { type: 'string' },
       threads: { type: 'string' },
       'validate-only': { type: 'boolean' },
+      'cpu-int8-kernels': { type: 'string' },
       ...thresholdOptions,
     },
     MODEL_QUANTIZE_HELP,
@@ -176,6 +177,9 @@ export function parseModelQuantizeArgs(rest: string[]): ModelQuantizeOptions {
     const v = numberOption(p, t.flag, name === 'maxKeypointPx' ? { min: 0 } : FRACTION);
     if (v !== undefined) thresholds[name] = v;
   }
+  const kernels = stringOption(p.values['cpu-int8-kernels']) ?? 'auto';
+  if (kernels !== 'auto' && kernels !== 'u8s8' && kernels !== 'u8u8')
+    throw new UsageError(`--cpu-int8-kernels must be auto, u8s8 or u8u8, got '${kernels}'`);
   const json = stringOption(p.values.json);
   const python = stringOption(p.values.python);
   const captureDir = stringOption(p.values['capture-dir']);
@@ -200,6 +204,7 @@ export function parseModelQuantizeArgs(rest: string[]): ModelQuantizeOptions {
     ...(holdout !== undefined ? { holdout } : {}),
     ...(json !== undefined ? { json } : {}),
     ...(python !== undefined ? { python } : {}),
+    cpuInt8Kernels: kernels,
     threads: numberOption(p, 'threads', { min: 0, max: 256, integer: true }) ?? 0,
     thresholds: thresholds as AgreementThresholds,
   };

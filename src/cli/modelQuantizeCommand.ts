@@ -65,6 +65,9 @@ other:
   --python PATH         the Python that runs the quantizer (default .cache/tools-venv/bin/python,
                         installed by 'bash scripts/bootstrap.sh 25-pytools')
   --threads N           CPU threads for validation (default 0: ONNX Runtime decides)
+  --cpu-int8-kernels K  auto (default), u8s8 or u8u8: the CPU's INT8 kernels for validation. auto
+                        takes u8u8 on x86-64 without VNNI, whose u8s8 kernels saturate; the
+                        HTP is not affected either way
   --validate-only       validate the existing files.int8 without quantizing (needs --holdout,
                         or --images to hold every ${HOLDOUT_EVERY}th image out of)
   -h, --help            this text
@@ -99,6 +102,7 @@ export interface ModelQuantizeOptions {
   readonly json?: string;
   readonly python?: string;
   readonly threads: number;
+  readonly cpuInt8Kernels: 'auto' | 'u8s8' | 'u8u8';
   readonly thresholds: AgreementThresholds;
 }
 
@@ -166,7 +170,7 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
     }
   }
 
-  const run = await validateInt8(manifestPath, split.holdout, o.threads);
+  const run = await validateInt8(manifestPath, split.holdout, o.threads, o.cpuInt8Kernels);
   const failures = thresholdFailures(run.report, o.thresholds);
   const notes = validationNotes(manifest, run.report);
   const result = {

@@ -10,6 +10,8 @@ export interface RuntimeChoices {
   /** Intra-op threads; 0 lets ONNX Runtime choose. */
   readonly threads: number;
   readonly htp?: EngineOptionsInput['htp'];
+  /** CPU INT8 kernels (default auto: see src/engine/cpuInt8Kernels.ts). */
+  readonly cpuInt8Kernels?: EngineOptionsInput['cpuInt8Kernels'];
 }
 
 /** The model file a manifest names for the chosen precision, or a ConfigError naming the gap. */
@@ -50,5 +52,6 @@ export function manifestEngineOptions(
       ...(m.input.quantization ? { inputQuantization: m.input.quantization } : {}),
     },
     ...(choices.htp ? { htp: choices.htp } : {}),
+    ...(choices.cpuInt8Kernels ? { cpuInt8Kernels: choices.cpuInt8Kernels } : {}),
   };
 }

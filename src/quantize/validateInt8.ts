@@ -3,6 +3,7 @@ import { ModelPipeline, type PipelineResult } from '../pipeline/modelPipeline';
 import { loadRgbFrame } from '../photos/photoFrames';
 import type { Box } from '../heads/headResults';
 import type { CpuInt8Kernels } from '../engine/cpuInt8Kernels';
+import type { RuntimeChoices } from '../pipeline/manifestEngineOptions';
 import { type AgreementReport, Int8Agreement } from './int8Agreement';
 
 export interface PerImageAgreement {
@@ -29,6 +30,7 @@ export async function validateInt8(
   manifestPath: string,
   images: readonly string[],
   threads: number,
+  cpuInt8Kernels: RuntimeChoices['cpuInt8Kernels'] = 'auto',
 ): Promise<ValidationRun> {
   const fp32 = await ModelPipeline.load(manifestPath, {
     provider: 'cpu',
@@ -37,7 +39,12 @@ export async function validateInt8(
   });
   let int8: ModelPipeline | undefined;
   try {
-    int8 = await ModelPipeline.load(manifestPath, { provider: 'cpu', precision: 'int8', threads });
+    int8 = await ModelPipeline.load(manifestPath, {
+      provider: 'cpu',
+      precision: 'int8',
+      threads,
+      cpuInt8Kernels,
+    });
     if (images.length === 0) throw new RangeError('validateInt8: no images');
     const agreement = new Int8Agreement(fp32.manifest.task);
     const perImage: PerImageAgreement[] = [];

@@ -30,6 +30,7 @@ describe('model quantize arguments', () => {
     assert.deepEqual(o.thresholds, { minMatchRate: 0.9, maxScoreDrift: 0.15 });
     assert.equal(o.validateOnly, false);
     assert.equal(o.threads, 0);
+    assert.equal(o.cpuInt8Kernels, 'auto');
   });
 
   it('a camera topic: compressed when the name says so, interval and timeout in ms', () => {
@@ -71,6 +72,10 @@ describe('model quantize arguments', () => {
     usage(['m', '--images', 'a', '--bogus'], /'--bogus'.*\(see --help\)/);
     usage(['m', 'n', '--images', 'a'], /takes one model, got 'n'/);
     usage(['m', '--validate-only'], /--validate-only needs --holdout DIR/);
+    usage(
+      ['m', '--images', 'a', '--cpu-int8-kernels', 'fast'],
+      /--cpu-int8-kernels must be auto, u8s8 or u8u8, got 'fast'/,
+    );
   });
 
   it('--help is a help request, not an error', () => {
