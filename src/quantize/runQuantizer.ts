@@ -23,8 +23,15 @@ export class QuantizerFailedError extends Error {
   override readonly name = 'QuantizerFailedError';
 }
 
-/** Checks that `python` exists and imports what quantize_int8.py needs; throws with the fix. */
+/** Checks that the script and `python` exist and that it imports what the script needs; throws with the fix. */
 export function checkQuantizerPython(python: string): void {
+  if (!fs.existsSync(QUANTIZE_SCRIPT)) {
+    // Installed packages (colcon, robots) ship no tools/: quantize where the checkout is.
+    throw new QuantizerUnavailableError(
+      `${QUANTIZE_SCRIPT} missing: quantize in a source checkout (after scripts/bootstrap.sh) ` +
+        'and copy the model folder to the robot',
+    );
+  }
   if (!fs.existsSync(python)) {
     throw new QuantizerUnavailableError(
       `no Python for the ONNX Runtime quantizer at ${python}: ${INSTALL_HINT}`,
