@@ -23,7 +23,7 @@ export class QuantizerFailedError extends Error {
   override readonly name = 'QuantizerFailedError';
 }
 
-/** Checks that the script and `python` exist and that it imports what the script needs; throws with the fix. */
+/** Checks that the script and `python` exist and that `python` can import the quantizer. */
 export function checkQuantizerPython(python: string): void {
   if (!fs.existsSync(QUANTIZE_SCRIPT)) {
     // Installed packages (colcon, robots) ship no tools/: quantize where the checkout is.
