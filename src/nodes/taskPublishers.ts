@@ -3,7 +3,7 @@ import { buildInstanceIdImage } from '../heads/buildInstanceIdImage';
 import type { PipelineResult } from '../pipeline/modelPipeline';
 import type { Task } from '../pipeline/perceptionPipeline';
 import { encodeImage } from '../ros/imageCodec';
-import { makeQos } from '../ros/qosProfile';
+import { createOutputPublisher, IMAGE_QOS, LATCHED_QOS, RESULT_QOS } from '../ros/publisherQos';
 import type { RosHeader } from '../ros/rosHeader';
 import { stampNow } from '../ros/rosHeader';
 import { detection2DArray, labelInfo, personPoseArray } from '../ros/visionMessages';
@@ -29,29 +29,40 @@ export class TaskPublishers {
     private readonly node: Rclnodejs.Node,
     task: Task,
   ) {
-    const out = { qos: makeQos(rcl, 'reliable', 5) };
     if (task === 'detect' || task === 'segment') {
-      this.detections = node.createPublisher(
+      this.detections = createOutputPublisher(
+        rcl,
+        node,
         'vision_msgs/msg/Detection2DArray',
         '~/detections',
-        out,
+        RESULT_QOS,
       );
     }
     if (task !== 'pose') {
-      const latched = makeQos(rcl, 'reliable', 1);
-      latched.durability = rcl.QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_TRANSIENT_LOCAL;
-      this.labels = node.createPublisher('vision_msgs/msg/LabelInfo', '~/labels', {
-        qos: latched,
-      });
+      this.labels = createOutputPublisher(
+        rcl,
+        node,
+        'vision_msgs/msg/LabelInfo',
+        '~/labels',
+        LATCHED_QOS,
+      );
     }
     if (task === 'pose') {
-      this.poses = node.createPublisher('htp_perception/msg/PersonPoseArray', '~/poses', out);
+      this.poses = createOutputPublisher(
+        rcl,
+        node,
+        'htp_perception/msg/PersonPoseArray',
+        '~/poses',
+        RESULT_QOS,
+      );
     }
     if (task === 'segment' || task === 'semantic') {
-      this.mask = node.createPublisher(
+      this.mask = createOutputPublisher(
+        rcl,
+        node,
         'sensor_msgs/msg/Image',
         task === 'segment' ? '~/instances' : '~/segmentation',
-        out,
+        IMAGE_QOS,
       );
     }
   }
