@@ -52,5 +52,14 @@ export function annotationSvg(width: number, height: number, a: Annotation): str
       );
     }
   }
+  if (a.badge) {
+    const textW = Math.ceil(a.badge.length * font * 0.6) + 8;
+    parts.push(
+      `<rect x="0" y="0" width="${textW}" height="${font + 8}" fill="black" fill-opacity="0.6"/>`,
+    );
+    parts.push(
+      `<text x="4" y="${font + 2}" font-family="DejaVu Sans Mono, monospace" font-size="${font}" fill="white">${escapeXml(a.badge)}</text>`,
+    );
+  }
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${parts.join('')}</svg>`;
 }

@@ -45,6 +45,18 @@ export interface Descriptor {
 }
 
 type Kind = 'detections' | 'poses' | 'image' | 'events';
+/** A message with a header, summarized by the fields it has (kind `stamped` of ros_client.py). */
+export interface StampedMsg {
+  stamp: [number, number];
+  frame_id: string;
+  encoding?: string;
+  format?: string;
+  width?: number;
+  height?: number;
+  bytes?: number;
+}
+/** Subscription QoS: ROS 2's default (reliable, volatile), sensor data, or transient local. */
+export type WatchQos = 'default' | 'sensor' | 'latched';
 type Answer = Record<string, unknown> & { id: number; error?: string };
 
 /**
@@ -117,6 +129,19 @@ export class RosClient {
 
   async watch(topic: string, kind: Kind, sensor = false): Promise<void> {
     await this.call('watch', { topic, kind, sensor });
+  }
+
+  /**
+   * Subscribes to `topic` (any message type with a header) with `qos`, recording under `key`, so
+   * one topic can be watched with several QoS profiles at once.
+   */
+  async watchAs(key: string, topic: string, type: string, qos: WatchQos): Promise<void> {
+    await this.call('watch', { key, topic, kind: 'stamped', type, qos });
+  }
+
+  /** How many times the watch `key` met a publisher offering incompatible QoS. */
+  async incompatibleQos(key: string): Promise<number> {
+    return (await this.call<{ count: number }>('incompatible', { key })).count;
   }
 
   /** Messages received on `topic` since the last take or clear (waits for at least `count`). */
