@@ -5,7 +5,8 @@
  * image source run as their own processes; this process receives ~/detections and measures the
  * latency from each image's stamp to the arrival of its detections, first with nobody watching the
  * annotated stream, then while it also subscribes to ~/annotated/compressed (badge, JPEG, default
- * bounds). Same node, same camera, one phase after the other.
+ * bounds). Same node, same camera; the two phases alternate twice (no, yes, no, yes) so a change
+ * of load on the machine falls on both, and each row pools its two windows.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -56,12 +57,18 @@ async function waitFor(p: { output: () => string }, pattern: RegExp, ms: number)
   }
 }
 
+interface Samples {
+  readonly latencies: number[];
+  readonly jpegBytes: number[];
+  seconds: number;
+}
+
 async function phase(
   node: Rclnodejs.Node,
   watchCompressed: boolean,
   seconds: number,
-  cameraHz: number,
-): Promise<Phase> {
+  into: Samples,
+): Promise<void> {
   const latencies: number[] = [];
   const jpegBytes: number[] = [];
   const dets = node.createSubscription(
@@ -85,12 +92,21 @@ async function phase(
   latencies.length = 0;
   jpegBytes.length = 0;
   await new Promise((r) => setTimeout(r, seconds * 1000));
-  const n = latencies.length;
-  const pictures = jpegBytes.length;
   node.destroySubscription(dets);
   if (jpeg) node.destroySubscription(jpeg);
-  if (n === 0) throw new Error(`no detections from ${NODE} in ${seconds} s`);
-  if (watchCompressed && pictures === 0) throw new Error('no annotated JPEG while subscribed');
+  if (latencies.length === 0) throw new Error(`no detections from ${NODE} in ${seconds} s`);
+  if (watchCompressed && jpegBytes.length === 0) {
+    throw new Error('no annotated JPEG while subscribed');
+  }
+  into.latencies.push(...latencies);
+  into.jpegBytes.push(...jpegBytes);
+  into.seconds += seconds;
+}
+
+function summary(watchCompressed: boolean, s: Samples, cameraHz: number): Phase {
+  const { latencies, jpegBytes, seconds } = s;
+  const n = latencies.length;
+  const pictures = jpegBytes.length;
   const round = (v: number): number => Math.round(v * 100) / 100;
   return {
     compressed_subscriber: watchCompressed ? 'yes' : 'no',
@@ -125,10 +141,13 @@ async function main(): Promise<void> {
   ]);
   try {
     await waitFor(det, /nodes by provider/, 120_000);
-    const phases = [
-      await phase(node, false, seconds, cameraHz),
-      await phase(node, true, seconds, cameraHz),
-    ];
+    const without: Samples = { latencies: [], jpegBytes: [], seconds: 0 };
+    const watched: Samples = { latencies: [], jpegBytes: [], seconds: 0 };
+    for (let round = 0; round < 2; round++) {
+      await phase(node, false, seconds / 2, without);
+      await phase(node, true, seconds / 2, watched);
+    }
+    const phases = [summary(false, without, cameraHz), summary(true, watched, cameraHz)];
     process.stdout.write(formatTable(phases.map((p) => ({ ...p }))) + '\n');
     if (args.jsonPath) {
       fs.mkdirSync(path.dirname(path.resolve(args.jsonPath)), { recursive: true });

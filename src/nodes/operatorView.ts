@@ -50,7 +50,7 @@ export class OperatorView {
   show(frame: Frame, result: PipelineResult, header: RosHeader, latencyMs: number): void {
     this.figures.add(performance.now(), latencyMs);
     if (result.task === 'semantic') {
-      this.color?.publish(
+      this.color?.offer(
         frame,
         result.map,
         header,

@@ -20,6 +20,7 @@ export interface SegmentationColorStats {
 export class SegmentationColorOutput {
   private readonly publisher: Rclnodejs.Publisher<'sensor_msgs/msg/Image'>;
   private counts = { published: 0, unwatched: 0 };
+  private pending: (() => void) | undefined;
 
   constructor(
     rcl: typeof Rclnodejs,
@@ -38,12 +39,28 @@ export class SegmentationColorOutput {
     return { ...this.counts };
   }
 
-  /** Called after the label map went out, so the colour view never delays it. */
-  publish(frame: Frame, map: SemanticMap, header: RosHeader, opacity: number): void {
+  /**
+   * Called after the label map went out. The blend runs on the next turn of the event loop, after
+   * the inference loop has handed its next frame to the engine; a newer map replaces one not yet
+   * blended.
+   */
+  offer(frame: Frame, map: SemanticMap, header: RosHeader, opacity: number): void {
     if (this.node.countSubscribers(this.publisher.topic) === 0) {
       this.counts.unwatched++;
       return;
     }
+    const first = this.pending === undefined;
+    this.pending = () => this.publish(frame, map, header, opacity);
+    if (first) {
+      setImmediate(() => {
+        const job = this.pending;
+        this.pending = undefined;
+        job?.();
+      });
+    }
+  }
+
+  private publish(frame: Frame, map: SemanticMap, header: RosHeader, opacity: number): void {
     // An encoding we cannot draw on (nv12, 16-bit) still gets the colours, over black.
     const base = DRAWABLE_ENCODINGS.has(frame.encoding)
       ? toRgbImage(frame)
@@ -63,6 +80,7 @@ export class SegmentationColorOutput {
   }
 
   destroy(): void {
+    this.pending = undefined;
     this.node.destroyPublisher(this.publisher);
   }
 }
