@@ -15,7 +15,7 @@ const IMAGE = 'sensor_msgs/msg/Image';
 const JPEG = 'sensor_msgs/msg/CompressedImage';
 const LABELS = 'vision_msgs/msg/LabelInfo';
 
-/** Every output of the three pipelines, but the one whose QoS the params file overrides. */
+/** Every output of the three pipelines (but the one whose QoS the params file overrides). */
 const OUTPUTS: readonly Output[] = [
   { topic: '/q_seg/detections', type: 'vision_msgs/msg/Detection2DArray' },
   { topic: '/q_seg/instances', type: IMAGE },
@@ -28,6 +28,8 @@ const OUTPUTS: readonly Output[] = [
   { topic: '/q_pose/poses', type: 'htp_perception/msg/PersonPoseArray' },
   { topic: '/q_pose/annotated/compressed', type: JPEG },
   { topic: '/diagnostics', type: 'diagnostic_msgs/msg/DiagnosticArray' },
+  // image_source's camera stream too.
+  { topic: '/q_cam/image', type: IMAGE },
 ];
 const LATCHED: readonly Output[] = [
   { topic: '/q_seg/labels', type: LABELS },
