@@ -161,6 +161,13 @@ describe('outputs every viewer can subscribe to (QoS)', function () {
       `qos policy {reliability} for publisher {${OVERRIDDEN}}`,
     );
     assert.equal(depth?.read_only, true);
+    const [refused] = await c.setParams('q_pose', {
+      [`qos_overrides.${OVERRIDDEN}.publisher.depth`]: 7,
+    });
+    assert.deepEqual(refused, {
+      successful: false,
+      reason: `qos_overrides.${OVERRIDDEN}.publisher.depth is read-only: set it at start`,
+    });
 
     // What the pictures are: JPEGs, the bounded width, the colour view beside the class map.
     const seg = got.get('/q_seg/annotated#default')![0]!;
