@@ -23,6 +23,7 @@ import { stampNow } from '../ros/rosHeader';
 import { ThrottledWarnings } from '../ros/throttledWarnings';
 import { collectGarbage } from '../util/collectGarbage';
 import { AnnotatedOutput } from './annotatedOutput';
+import { ImageAnnotationsOutput } from './imageAnnotationsOutput';
 import { LatestFrameMailbox } from './latestFrameMailbox';
 import { nodeDiagnostics } from './nodeDiagnostics';
 import { NodeStats } from './nodeStats';
@@ -48,6 +49,8 @@ interface Configured {
   readonly outputs: TaskPublishers;
   readonly annotatedOutput: AnnotatedOutput;
   readonly annotated: AnnotatedStream<RosHeader>;
+  /** ~/annotations for Foxglove; none for semantic maps (no boxes to draw). */
+  readonly annotations: ImageAnnotationsOutput | undefined;
 }
 
 /** Active state: everything activate started and deactivate stops. */
@@ -128,6 +131,7 @@ export class PerceptionNode {
         droppedStale: this.droppedBefore + (this.active?.mailbox.dropped ?? 0),
         stats: this.stats,
         annotated: this.configured?.annotated.stats,
+        annotations: this.configured?.annotations?.stats,
       }),
     );
   }
@@ -201,8 +205,16 @@ export class PerceptionNode {
         () => pipeline.frameOptions.jpegQuality,
         (encoding) => this.warnUndrawable(encoding),
       );
-      outputs.publishLabels(pipeline.model.manifest.classNames, config.score_threshold);
-      this.configured = { config, pipeline, outputs, annotatedOutput, annotated };
+      const manifest = pipeline.model.manifest;
+      const annotations =
+        pipeline.task === 'semantic'
+          ? undefined
+          : new ImageAnnotationsOutput(rcl, this.node, {
+              classNames: manifest.classNames,
+              skeleton: manifest.keypoints?.skeleton ?? [],
+            });
+      outputs.publishLabels(manifest.classNames, config.score_threshold);
+      this.configured = { config, pipeline, outputs, annotatedOutput, annotated, annotations };
       this.configureError = '';
       this.stats.clearTimings();
       this.logPlacement(pipeline, config);
@@ -276,6 +288,7 @@ export class PerceptionNode {
     c.pipeline.dispose();
     c.outputs.destroy();
     c.annotatedOutput.destroy();
+    c.annotations?.destroy();
     collectGarbage();
   }
 
@@ -315,7 +328,8 @@ export class PerceptionNode {
       const { result, timings } = await c.pipeline.run(frame, work.persons);
       const header = work.frame.header;
       const t0 = performance.now();
-      c.outputs.publish(result, header, frame.width, frame.height);
+      const sent = c.outputs.publish(result, header, frame.width, frame.height);
+      c.annotations?.offer(sent, frame.width, frame.height);
       const published = performance.now();
       const s = this.stats;
       s.processed++;

@@ -3,6 +3,7 @@ import type { PerceptionPipeline } from '../pipeline/perceptionPipeline';
 import { DIAG_ERROR, DIAG_OK, DIAG_WARN, DiagnosticReport } from '../ros/diagnosticsPublisher';
 import type { IntakeCounters } from '../ros/imageIntake';
 import type { PrimaryState } from '../ros/managedNode';
+import type { ImageAnnotationsStats } from './imageAnnotationsOutput';
 import type { NodeStats } from './nodeStats';
 
 export interface NodeDiagnosticsInput {
@@ -19,6 +20,8 @@ export interface NodeDiagnosticsInput {
   readonly droppedStale: number;
   readonly stats: NodeStats;
   readonly annotated: AnnotatedStreamStats | undefined;
+  /** ~/annotations; undefined when the node has none (semantic) or is not configured. */
+  readonly annotations?: ImageAnnotationsStats | undefined;
 }
 
 const ms = (v: number): string => (Number.isFinite(v) ? v.toFixed(2) : '');
@@ -59,6 +62,8 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     power_vote_failures: power?.voteFailures ?? 0,
     annotated_rendered: d.annotated?.rendered ?? 0,
     annotated_skipped: d.annotated?.skipped ?? 0,
+    annotations_published: d.annotations?.published ?? 0,
+    annotations_unwatched: d.annotations?.unwatched ?? 0,
   };
   for (const stage of ['preprocess', 'inference', 'head', 'publish'] as const) {
     values[`${stage}_ms_p50`] = ms(stats.percentile(stage, 50));
