@@ -87,9 +87,7 @@ function detectionShapes(
   const y2 = y + d.bbox.size_y / 2;
   const hypothesis = d.results[0]?.hypothesis;
   const classIndex = hypothesis ? Number(hypothesis.class_id) : NaN;
-  const className = hypothesis
-    ? (ctx.classNames[classIndex] ?? hypothesis.class_id)
-    : 'unknown';
+  const className = hypothesis ? (ctx.classNames[classIndex] ?? hypothesis.class_id) : 'unknown';
   const color = paletteRgba(Number.isInteger(classIndex) ? classIndex : 0);
   const words = [className];
   if (hypothesis) words.push(hypothesis.score.toFixed(2));
@@ -147,20 +145,37 @@ function skeletonShapes(
   const limbColors: ColorMsg[] = [];
   for (const [i, j] of ctx.skeleton) {
     if (!seen(i) || !seen(j)) continue;
-    ends.push({ x: keypoints[i]!.x, y: keypoints[i]!.y }, { x: keypoints[j]!.x, y: keypoints[j]!.y });
+    ends.push(
+      { x: keypoints[i]!.x, y: keypoints[i]!.y },
+      { x: keypoints[j]!.x, y: keypoints[j]!.y },
+    );
     limbColors.push(paletteRgba(i + 3));
   }
   const meta = [pair('id', id)];
   const out: PointsAnnotationMsg[] = [];
   if (ends.length > 0) {
     out.push(
-      points(stamp, POINTS_TYPE.LINE_LIST, ends, { outline: WHITE, each: limbColors }, stroke, meta),
+      points(
+        stamp,
+        POINTS_TYPE.LINE_LIST,
+        ends,
+        { outline: WHITE, each: limbColors },
+        stroke,
+        meta,
+      ),
     );
   }
   if (dots.length > 0) {
     // A point's thickness is its diameter: the picture's dot radius is stroke + 1.
     out.push(
-      points(stamp, POINTS_TYPE.POINTS, dots, { outline: WHITE, each: dotColors }, 2 * (stroke + 1), meta),
+      points(
+        stamp,
+        POINTS_TYPE.POINTS,
+        dots,
+        { outline: WHITE, each: dotColors },
+        2 * (stroke + 1),
+        meta,
+      ),
     );
   }
   return out;
