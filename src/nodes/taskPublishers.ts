@@ -96,7 +96,7 @@ export class TaskPublishers {
             data: new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength),
           }),
         );
-        return { kind: 'detections', msg };
+        return { kind: 'instances', msg };
       }
       case 'pose': {
         const msg = personPoseArray(header, r.poses);

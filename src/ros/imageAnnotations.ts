@@ -24,7 +24,7 @@ export const KEYPOINT_MIN_SCORE = 0.5;
  * track id once tracking sets it).
  */
 export type PublishedResult =
-  | { readonly kind: 'detections'; readonly msg: Detection2DArrayMsg }
+  | { readonly kind: 'detections' | 'instances'; readonly msg: Detection2DArrayMsg }
   | { readonly kind: 'poses'; readonly msg: PersonPoseArrayMsg };
 
 export interface AnnotationContext {
@@ -72,13 +72,15 @@ function points(
 
 /**
  * One detection: its box as a closed polygon and its label ("class score #id") on a tag of the
- * box's colour, placed and coloured as in the drawn picture (colour by class id).
+ * box's colour, placed and coloured as in the drawn picture: by class id, or for instances by
+ * their id (the colour of their mask there, following the object when tracking sets the id).
  */
 function detectionShapes(
   d: Detection2DMsg,
   stamp: TimeMsg,
   ctx: AnnotationContext,
   scale: { stroke: number; font: number },
+  byId: boolean,
 ): { box: PointsAnnotationMsg; label: TextAnnotationMsg } {
   const { x, y } = d.bbox.center.position;
   const x1 = x - d.bbox.size_x / 2;
@@ -88,7 +90,11 @@ function detectionShapes(
   const hypothesis = d.results[0]?.hypothesis;
   const classIndex = hypothesis ? Number(hypothesis.class_id) : NaN;
   const className = hypothesis ? (ctx.classNames[classIndex] ?? hypothesis.class_id) : 'unknown';
-  const color = paletteRgba(Number.isInteger(classIndex) ? classIndex : 0);
+  const ownColor = byId && /^\d+$/.test(d.id);
+  const color = paletteRgba(
+    ownColor ? Number(d.id) : Number.isInteger(classIndex) ? classIndex : 0,
+  );
+
   const words = [className];
   if (hypothesis) words.push(hypothesis.score.toFixed(2));
   if (d.id) words.push(`#${d.id}`);
@@ -198,11 +204,11 @@ export function imageAnnotations(
   const shapes: PointsAnnotationMsg[] = [];
   const texts: TextAnnotationMsg[] = [];
   const add = (d: Detection2DMsg): void => {
-    const { box, label } = detectionShapes(d, stamp, ctx, scale);
+    const { box, label } = detectionShapes(d, stamp, ctx, scale, result.kind === 'instances');
     shapes.push(box);
     texts.push(label);
   };
-  if (result.kind === 'detections') {
+  if (result.kind !== 'poses') {
     for (const d of result.msg.detections) add(d);
   } else {
     // Skeletons first, so that boxes and labels are drawn over them, as in the picture.

@@ -71,6 +71,22 @@ describe('foxglove ImageAnnotations from published results (pure)', function () 
     assert.deepEqual(to255(a.points[1]!.outline_color), [...paletteColor(0)]);
   });
 
+  it('instances take the colour of their id (their mask colour), detections that of their class', function () {
+    const msg = detection2DArray(header, [det(0, 0, 10, 10, 0, 0.9), det(5, 5, 20, 20, 0, 0.8)]);
+    msg.detections[1]!.id = '17';
+    const a = imageAnnotations({ kind: 'instances', msg }, ctx);
+    assert.deepEqual(
+      a.points.map((p) => to255(p.outline_color)),
+      [[...paletteColor(1)], [...paletteColor(17)]],
+    );
+    assert.deepEqual(to255(a.texts[1]!.background_color), [...paletteColor(17)]);
+    const byClass = imageAnnotations({ kind: 'detections', msg }, ctx);
+    assert.deepEqual(
+      byClass.points.map((p) => to255(p.outline_color)),
+      [[...paletteColor(0)], [...paletteColor(0)]],
+    );
+  });
+
   it('a detection without hypotheses or id still gets a box and a plain label', function () {
     const msg = detection2DArray(header, [det(0, 0, 10, 10, 0, 0.9)]);
     msg.detections[0]!.results = [];
