@@ -20,6 +20,7 @@ import type { RosHeader } from '../ros/rosHeader';
 import { stampNow } from '../ros/rosHeader';
 import { ThrottledWarnings } from '../ros/throttledWarnings';
 import { collectGarbage } from '../util/collectGarbage';
+import { ImageAnnotationsOutput } from './imageAnnotationsOutput';
 import { LatestFrameMailbox } from './latestFrameMailbox';
 import { nodeDiagnostics } from './nodeDiagnostics';
 import { NodeStats } from './nodeStats';
@@ -45,6 +46,8 @@ interface Configured {
   readonly pipeline: PerceptionPipeline;
   readonly outputs: TaskPublishers;
   readonly view: OperatorView;
+  /** ~/annotations for Foxglove; none for semantic maps (no boxes to draw). */
+  readonly annotations: ImageAnnotationsOutput | undefined;
 }
 
 /** Active state: everything activate started and deactivate stops. */
@@ -125,6 +128,7 @@ export class PerceptionNode {
         droppedStale: this.droppedBefore + (this.active?.mailbox.dropped ?? 0),
         stats: this.stats,
         view: this.configured?.view.stats,
+        annotations: this.configured?.annotations?.stats,
       }),
     );
   }
@@ -195,8 +199,16 @@ export class PerceptionNode {
       const view = new OperatorView(rcl, this.node, pipeline, (encoding) =>
         this.warnUndrawable(encoding),
       );
-      outputs.publishLabels(pipeline.model.manifest.classNames, config.score_threshold);
-      this.configured = { config, pipeline, outputs, view };
+      const manifest = pipeline.model.manifest;
+      const annotations =
+        pipeline.task === 'semantic'
+          ? undefined
+          : new ImageAnnotationsOutput(rcl, this.node, {
+              classNames: manifest.classNames,
+              skeleton: manifest.keypoints?.skeleton ?? [],
+            });
+      outputs.publishLabels(manifest.classNames, config.score_threshold);
+      this.configured = { config, pipeline, outputs, view, annotations };
       this.configureError = '';
       this.stats.clearTimings();
       this.logPlacement(pipeline, config);
@@ -270,6 +282,7 @@ export class PerceptionNode {
     c.pipeline.dispose();
     c.outputs.destroy();
     c.view.destroy();
+    c.annotations?.destroy();
     collectGarbage();
   }
 
@@ -309,7 +322,8 @@ export class PerceptionNode {
       const { result, timings } = await c.pipeline.run(frame, work.persons);
       const header = work.frame.header;
       const t0 = performance.now();
-      c.outputs.publish(result, header, frame.width, frame.height);
+      const sent = c.outputs.publish(result, header, frame.width, frame.height);
+      c.annotations?.offer(sent, frame.width, frame.height);
       const published = performance.now();
       const s = this.stats;
       s.processed++;

@@ -2,6 +2,7 @@ import type * as Rclnodejs from 'rclnodejs';
 import { buildInstanceIdImage } from '../heads/buildInstanceIdImage';
 import type { PipelineResult } from '../pipeline/modelPipeline';
 import type { Task } from '../pipeline/perceptionPipeline';
+import type { PublishedResult } from '../ros/imageAnnotations';
 import { encodeImage } from '../ros/imageCodec';
 import { createOutputPublisher, IMAGE_QOS, LATCHED_QOS, RESULT_QOS } from '../ros/publisherQos';
 import type { RosHeader } from '../ros/rosHeader';
@@ -74,13 +75,22 @@ export class TaskPublishers {
     );
   }
 
-  publish(r: PipelineResult, header: RosHeader, width: number, height: number): void {
+  /** Publishes a result; returns the detections or poses message sent, for ~/annotations. */
+  publish(
+    r: PipelineResult,
+    header: RosHeader,
+    width: number,
+    height: number,
+  ): PublishedResult | undefined {
     switch (r.task) {
-      case 'detect':
-        this.detections?.publish(detection2DArray(header, r.detections));
-        return;
+      case 'detect': {
+        const msg = detection2DArray(header, r.detections);
+        this.detections?.publish(msg);
+        return { kind: 'detections', msg };
+      }
       case 'segment': {
-        this.detections?.publish(detection2DArray(header, r.instances));
+        const msg = detection2DArray(header, r.instances);
+        this.detections?.publish(msg);
         const ids = buildInstanceIdImage(
           r.instances.map((i) => i.mask),
           width,
@@ -97,11 +107,13 @@ export class TaskPublishers {
             data: new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength),
           }),
         );
-        return;
+        return { kind: 'instances', msg };
       }
-      case 'pose':
-        this.poses?.publish(personPoseArray(header, r.poses));
-        return;
+      case 'pose': {
+        const msg = personPoseArray(header, r.poses);
+        this.poses?.publish(msg);
+        return { kind: 'poses', msg };
+      }
       case 'semantic':
         this.mask?.publish(
           encodeImage({
@@ -113,7 +125,7 @@ export class TaskPublishers {
             data: r.map.data,
           }),
         );
-        return;
+        return undefined;
     }
   }
 

@@ -13,7 +13,26 @@ export interface DetectionsMsg {
 export interface PosesMsg {
   stamp: [number, number];
   frame_id: string;
-  poses: { box: [number, number, number, number]; keypoints: number }[];
+  poses: {
+    box: [number, number, number, number];
+    keypoints: number;
+    /** [x, y, score] per keypoint. */
+    points: [number, number, number][];
+  }[];
+}
+/** foxglove_msgs/ImageAnnotations, summarized by ros_client.py. */
+export interface AnnotationsMsg {
+  stamp: [number, number];
+  metadata: Record<string, string>;
+  circles: number;
+  points: {
+    type: number;
+    points: [number, number][];
+    colors: number;
+    thickness: number;
+    metadata: Record<string, string>;
+  }[];
+  texts: { text: string; position: [number, number]; font_size: number }[];
 }
 export interface ImageMsg {
   stamp: [number, number];
@@ -44,7 +63,7 @@ export interface Descriptor {
   range: [number, number] | null;
 }
 
-type Kind = 'detections' | 'poses' | 'image' | 'events';
+type Kind = 'detections' | 'poses' | 'image' | 'events' | 'annotations';
 /** A message with a header, summarized by the fields it has (kind `stamped` of ros_client.py). */
 export interface StampedMsg {
   stamp: [number, number];
@@ -142,6 +161,11 @@ export class RosClient {
   /** How many times the watch `key` met a publisher offering incompatible QoS. */
   async incompatibleQos(key: string): Promise<number> {
     return (await this.call<{ count: number }>('incompatible', { key })).count;
+  }
+
+  /** Drops the subscription `watch` made (the publisher then counts one subscriber less). */
+  async unwatch(topic: string): Promise<void> {
+    await this.call('unwatch', { topic });
   }
 
   /** Messages received on `topic` since the last take or clear (waits for at least `count`). */
