@@ -26,6 +26,7 @@ import { decodeDeeplab } from '../heads/decodeDeeplab';
 import { planHrnetCrop } from '../heads/planHrnetCrop';
 import type { YoloOutputs } from '../heads/yoloCandidateSource';
 import { manifestEngineOptions, RuntimeChoices } from './manifestEngineOptions';
+import { checkHtpContext, selectHtpContext } from './selectHtpContext';
 
 export interface Thresholds {
   /** Keep detections scoring above this (YOLO heads). */
@@ -95,6 +96,8 @@ export class ModelPipeline {
   ): Promise<ModelPipeline> {
     const manifest = resolveModelManifest(manifestPath);
     requireModelFiles(manifest);
+    const context = selectHtpContext(manifest, choices);
+    if (context) checkHtpContext(manifest, context);
     const session = await EngineSession.load(manifestEngineOptions(manifest, choices));
     try {
       checkManifestAgainstModel(
