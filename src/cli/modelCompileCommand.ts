@@ -3,14 +3,14 @@ import * as path from 'node:path';
 import { findHtpSoc, HTP_SOCS } from '../config/htpSocs';
 import { loadModelManifest } from '../config/modelManifest';
 import { resolveModelReference } from '../config/perceptionConfig';
-import type { Frame } from '../engine/engineSession';
-import { compileHtpContext, type CompileReport } from '../model/compileHtpContext';
+import { spawnSync } from 'node:child_process';
+import type { CompileReport } from '../model/compileHtpContext';
 import { recordHtpContext } from '../model/recordHtpContext';
 import type { Precision } from '../pipeline/manifestEngineOptions';
-import { loadRgbFrame } from '../photos/photoFrames';
 import { formatTable } from '../util/formatTable';
 import { sha256File } from '../util/sha256File';
 import { type CommandResult, UsageError } from './cliErrors';
+import { WORKER_MARK, type WorkerRequest, type WorkerResult } from './modelCompileWorker';
 
 const SOC_LIST = HTP_SOCS.map((s) => `${s.name} (htp_arch ${s.htpArch}, soc_model ${s.socModel})`);
 
@@ -53,20 +53,6 @@ export type ModelCompileValues = Readonly<Record<string, string | boolean | unde
 
 function str(v: string | boolean | undefined): string | undefined {
   return typeof v === 'string' ? v : undefined;
-}
-
-/** A deterministic frame at the network's size: gradients and a checkerboard, never flat. */
-function testPattern(width: number, height: number): Frame {
-  const data = new Uint8Array(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 3;
-      data[i] = Math.round((255 * x) / Math.max(1, width - 1));
-      data[i + 1] = Math.round((255 * y) / Math.max(1, height - 1));
-      data[i + 2] = ((x >> 4) + (y >> 4)) % 2 === 0 ? 40 : 210;
-    }
-  }
-  return { data, width, height, step: width * 3, encoding: 'rgb8' };
 }
 
 function resolveManifestPath(name: string): string {
@@ -115,6 +101,36 @@ function printReport(r: CompileReport, recorded: boolean): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** A compile that failed inside the worker (ONNX Runtime or QNN refused, or the worker died). */
+export class CompileFailedError extends Error {
+  override readonly name = 'CompileFailedError';
+}
+
+/** Runs the compile in modelCompileWorker.js and returns its report (see that file for why). */
+function runCompileWorker(req: WorkerRequest): CompileReport {
+  const r = spawnSync(
+    process.execPath,
+    [path.join(__dirname, 'modelCompileWorker.js'), JSON.stringify(req)],
+    { encoding: 'utf8', env: process.env, maxBuffer: 16 << 20 },
+  );
+  const line = r.stdout
+    ?.split('\n')
+    .reverse()
+    .find((l) => l.startsWith(WORKER_MARK));
+  if (line === undefined) {
+    const how = r.error
+      ? r.error.message
+      : r.signal
+        ? `signal ${r.signal}`
+        : `exit code ${String(r.status)}`;
+    const last = (r.stderr ?? '').trim().split('\n').pop() ?? '';
+    throw new CompileFailedError(`the compile process died (${how})${last ? `: ${last}` : ''}`);
+  }
+  const result = JSON.parse(line.slice(WORKER_MARK.length)) as WorkerResult;
+  if (!result.ok) throw new CompileFailedError(`compile failed: ${result.message}`);
+  return result.report;
+}
+
 export async function modelCompileCommand(
   values: ModelCompileValues,
   positionals: readonly string[],
@@ -150,16 +166,20 @@ export async function modelCompileCommand(
   const output = path.join(dir, fileName);
   if (fs.existsSync(output) && values.force !== true)
     throw new UsageError(`${output} exists: pass --force to replace it`);
-  const frame = image
-    ? await loadRgbFrame(image)
-    : testPattern(manifest.input.width, manifest.input.height);
 
   // Compiled beside the target, then renamed over it: an existing file is never written in
   // place (model folders may hold hard links) and a failed proof leaves the old one alone.
   const tmp = path.join(dir, `.${fileName}.${process.pid}.tmp.onnx`);
   let report: CompileReport;
   try {
-    report = await compileHtpContext({ manifest, precision, soc, output: tmp, frame, vtcmMb });
+    report = runCompileWorker({
+      manifestPath: manifest.manifestPath,
+      precision,
+      soc: soc.name,
+      output: tmp,
+      vtcmMb,
+      ...(image !== undefined ? { image: path.resolve(image) } : {}),
+    });
     const ok = report.samePlacement && report.outputsMatch;
     if (ok) {
       fs.renameSync(tmp, output);
