@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { findHtpSoc, HTP_SOCS } from '../config/htpSocs';
-import { loadModelManifest } from '../config/modelManifest';
+import { loadModelManifest, requireModelFiles } from '../config/modelManifest';
 import { resolveModelReference } from '../config/perceptionConfig';
 import { spawnSync } from 'node:child_process';
 import type { CompileReport } from '../model/compileHtpContext';
@@ -161,6 +161,8 @@ export async function modelCompileCommand(
       `${manifest.manifestPath}: no files.int8 to compile (quantize the model first, or pass --precision fp32)`,
     );
   }
+  // Missing model files are the user's to fix (exit 2), found before any QNN work.
+  requireModelFiles(manifest);
   const dir = path.dirname(manifest.manifestPath);
   const fileName = contextFileName(manifest.name, precision, soc.name);
   const output = path.join(dir, fileName);

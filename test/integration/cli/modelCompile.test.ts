@@ -80,6 +80,15 @@ describe('htp-perception model compile', function () {
       /run 'htp-perception model import .*yolov8s-fall\.onnx' first/,
     );
     assertUsageError(cli(['model', 'compile', 'a', 'b']), /takes one model, got 'b'/);
+    const bare = tempDir('htp-compile-bare-');
+    fs.copyFileSync(
+      path.join(FALL_DIR, 'yolov8s-fall.manifest.json'),
+      path.join(bare, 'yolov8s-fall.manifest.json'),
+    );
+    assertUsageError(
+      cli(['model', 'compile', path.join(bare, 'yolov8s-fall.manifest.json')]),
+      /files\.fp32: .* does not exist/,
+    );
     assertUsageError(cli(['model', 'compile', 'x', '--bogus']), /--bogus.*see --help/);
     const help = cli(['model', 'compile', '--help']);
     assert.equal(help.status, 0);
