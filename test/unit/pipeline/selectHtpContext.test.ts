@@ -15,12 +15,16 @@ import { repoPath } from '../../support/paths';
 const FALL = repoPath('models', 'yolov8-fall', 'yolov8s-fall.manifest.json');
 const sha = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
 
+let root: string | undefined;
+
 /** A copy of the fall manifest in a temp folder with small stand-in model files. */
 function fixture(edit?: (m: Record<string, unknown>) => void): {
   dir: string;
   manifest: string;
 } {
-  const dir = tempDir('htp-ctx-');
+  // One folder per fixture inside one removed-at-exit root (one exit listener, not one each).
+  root ??= tempDir('htp-ctx-');
+  const dir = fs.mkdtempSync(path.join(root, 'm-'));
   const data = JSON.parse(fs.readFileSync(FALL, 'utf8')) as Record<string, unknown>;
   edit?.(data);
   const manifest = path.join(dir, 'yolov8s-fall.manifest.json');
