@@ -2,7 +2,7 @@
  * `htp-perception model compile` on this machine's QNN HTP simulator (x86-64 onnxruntime-qnn):
  * the bootstrap's real-weight yolov8s-fall INT8 compiled for qcs6490 into a temporary copy of its
  * model folder, verified by the command, recorded in the copy's manifest, then loaded by the
- * pipeline and by a detector node over real DDS. A simulator run takes seconds: one frame each.
+ * pipeline and by a perception node over real DDS. A simulator run takes seconds: one frame each.
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
@@ -181,12 +181,12 @@ describe('htp-perception model compile', function () {
       }
     });
 
-    describe('a detector node over real DDS', function () {
+    describe('a perception node over real DDS', function () {
       const bed = useRosTestBed('person.jpg');
 
       it('loads the compiled model, reports its placement in the log and diagnostics, and detects', async function () {
         const node = bed.own(
-          startNode('detectorNode', 'det_ctx', [
+          startNode('perceptionNode', 'det_ctx', [
             `model:=${manifestPath}`,
             'provider:=htp',
             'precision:=int8',
