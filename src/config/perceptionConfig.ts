@@ -113,7 +113,7 @@ export const PERCEPTION_PARAMETERS = {
     z.string(),
     '',
     'session',
-    'pre-compiled HTP graph file for fast start (written on first load); empty: compile at start',
+    "pre-compiled HTP graph file for fast start (written on first load); empty: the manifest's binary for this SoC (htp-perception model compile), else compile at start",
   ),
   person_detector: spec(
     z.string(),

@@ -224,7 +224,7 @@ export class PerceptionNode {
       const r = m.providerReport;
       const role = m === pipeline.model ? 'model' : 'person detector';
       log.info(
-        `${role} ${m.name} (${c.precision}) on ${c.provider}: nodes by provider ${JSON.stringify(r.nodesByProvider)}${r.note ? ` (${r.note})` : ''}`,
+        `${role} ${m.name} (${c.precision}) on ${c.provider}${r.modelSource === 'context_cache' ? ` from the compiled context binary ${m.session.options.htp.context_cache ?? ''}` : ''}: nodes by provider ${JSON.stringify(r.nodesByProvider)}${r.note ? ` (${r.note})` : ''}`,
       );
       if (r.cpuInt8Saturates) {
         log.warn(

@@ -44,6 +44,10 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     model: pipeline?.name ?? d.model,
     requested_provider: d.requestedProvider,
     nodes_by_provider: JSON.stringify(placement),
+    // onnx (graph compiled at configure) or context_cache (an ahead-of-time compiled binary).
+    model_source: JSON.stringify(
+      Object.fromEntries(models.map((m) => [m.name, m.providerReport.modelSource])),
+    ),
     cpu_int8_kernels: pipeline?.model.providerReport.cpuInt8Kernels ?? '',
     input: d.input,
     input_hz: inputHz.toFixed(2),
