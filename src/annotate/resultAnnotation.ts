@@ -4,10 +4,22 @@ import { buildInstanceIdImage } from '../heads/buildInstanceIdImage';
 import type { Annotation, AnnotatedBox } from './annotationTypes';
 import type { Detection } from '../heads/headResults';
 
+/** A detection as the tracker may extend it: its track id, when tracking is on. */
+type MaybeTracked = Detection & { readonly trackId?: number };
+
+/**
+ * The id a detection carries on the wire (Detection2D.id): its track id when tracking gives one,
+ * else its 1-based position, the value of its pixels in the instance image.
+ */
+export function instanceId(d: Detection, index: number): number {
+  return (d as MaybeTracked).trackId ?? index + 1;
+}
+
 function boxOf(d: Detection, names: readonly string[]): AnnotatedBox {
+  const tracked = (d as MaybeTracked).trackId;
   return {
     ...d.box,
-    label: `${names[d.classId] ?? d.classId} ${d.score.toFixed(2)}`,
+    label: `${names[d.classId] ?? d.classId} ${d.score.toFixed(2)}${tracked === undefined ? '' : ` #${tracked}`}`,
     colorIndex: d.classId,
   };
 }
@@ -36,9 +48,12 @@ export function resultAnnotation(
           minScore: 0.5,
         })),
       };
-    case 'segment':
+    case 'segment': {
+      // Each instance in its own colour (mask and box alike), by its id: with tracking the
+      // colour follows the object from frame to frame.
+      const ids = result.instances.map((d, i) => instanceId(d, i));
       return {
-        boxes: result.instances.map((d) => boxOf(d, names)),
+        boxes: result.instances.map((d, i) => ({ ...boxOf(d, names), colorIndex: ids[i]! })),
         keypoints: [],
         labels: {
           width,
@@ -49,8 +64,11 @@ export function resultAnnotation(
             height,
           ),
           alpha: 0.45,
+          // Label value i + 1 is instance i.
+          colorIndices: [0, ...ids],
         },
       };
+    }
     case 'semantic':
       return {
         boxes: [],

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from './cliErrors';
 import { DEFAULT_MODELS_DIR, DOCTOR_HELP, type DoctorOptions } from './doctorCommand';
+import { MODEL_COMPILE_HELP, MODEL_COMPILE_OPTIONS } from './modelCompileCommand';
 import { MODEL_IMPORT_HELP, type ModelImportOptions } from './modelImportCommand';
 import { MODEL_QUANTIZE_HELP, type ModelQuantizeOptions } from './modelQuantizeCommand';
 import {
@@ -27,7 +28,7 @@ export class HelpRequest extends Error {
 
 type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
 
-interface Parsed {
+export interface Parsed {
   readonly values: Readonly<Record<string, string | boolean | undefined>>;
   readonly positionals: string[];
 }
@@ -120,6 +121,16 @@ export function parseModelImportArgs(rest: string[]): ModelImportOptions {
   };
 }
 
+/** model compile reads its own option values (src/cli/modelCompileCommand.ts). */
+export function parseModelCompileArgs(rest: string[]): Parsed {
+  return parse(rest, MODEL_COMPILE_OPTIONS, MODEL_COMPILE_HELP);
+}
+
+/** Twice the time N frames take at the interval, plus slack for discovery; at least a minute. */
+function defaultCaptureTimeoutS(frames: number, intervalS: number): number {
+  return Math.max(60, Math.ceil(2 * frames * intervalS + 30));
+}
+
 const FRACTION = { min: 0, max: 1 };
 
 export function parseModelQuantizeArgs(rest: string[]): ModelQuantizeOptions {
@@ -180,6 +191,7 @@ export function parseModelQuantizeArgs(rest: string[]): ModelQuantizeOptions {
   const kernels = stringOption(p.values['cpu-int8-kernels']) ?? 'auto';
   if (kernels !== 'auto' && kernels !== 'u8s8' && kernels !== 'u8u8')
     throw new UsageError(`--cpu-int8-kernels must be auto, u8s8 or u8u8, got '${kernels}'`);
+  const intervalS = numberOption(p, 'interval', { min: 0, max: 3600 }) ?? 0.5;
   const json = stringOption(p.values.json);
   const python = stringOption(p.values.python);
   const captureDir = stringOption(p.values['capture-dir']);
@@ -193,8 +205,10 @@ export function parseModelQuantizeArgs(rest: string[]): ModelQuantizeOptions {
             frames: frames ?? 0,
             transport:
               p.values.compressed === true || /\/compressed$/.test(topic) ? 'compressed' : 'raw',
-            intervalMs: (numberOption(p, 'interval', { min: 0, max: 3600 }) ?? 0.5) * 1000,
-            timeoutMs: (numberOption(p, 'capture-timeout', { min: 1, max: 86_400 }) ?? 60) * 1000,
+            intervalMs: intervalS * 1000,
+            timeoutMs:
+              (numberOption(p, 'capture-timeout', { min: 1, max: 86_400 }) ??
+                defaultCaptureTimeoutS(frames ?? 0, intervalS)) * 1000,
             ...(captureDir !== undefined ? { directory: captureDir } : {}),
           }
         : images !== undefined

@@ -10,10 +10,12 @@ import { type CommandResult, UsageError } from './cliErrors';
 import {
   HelpRequest,
   parseDoctorArgs,
+  parseModelCompileArgs,
   parseModelImportArgs,
   parseModelQuantizeArgs,
 } from './commandArgs';
 import { doctorCommand } from './doctorCommand';
+import { modelCompileCommand } from './modelCompileCommand';
 import { MODEL_HELP, modelImportCommand } from './modelImportCommand';
 import { modelQuantizeCommand } from './modelQuantizeCommand';
 
@@ -24,10 +26,10 @@ commands:
   model quantize NAME --images DIR    INT8 QDQ for the HTP, calibrated on your images (or
     [--holdout DIR]                   --topic T --frames N from a camera), validated against
                                       FP32 on held-out images
+  model compile NAME [--soc qcs6490]  compile for the HTP ahead of time (QNN context binary)
   doctor [--json] [--root DIR]        check the software stack and the HTP device, with fixes
 
-Every command takes --help. Exit code: 0 ok, 1 a check failed, 2 bad usage or input.
-(ahead-of-time compile for the HTP is planned, not yet here.)`;
+Every command takes --help. Exit code: 0 ok, 1 a check failed, 2 bad usage or input.`;
 
 async function run(argv: string[]): Promise<CommandResult> {
   const [command, ...rest] = argv;
@@ -52,6 +54,10 @@ async function run(argv: string[]): Promise<CommandResult> {
       if (sub === '-h' || sub === '--help') throw new HelpRequest(MODEL_HELP, true);
       if (sub === 'import') return modelImportCommand(parseModelImportArgs(subRest));
       if (sub === 'quantize') return modelQuantizeCommand(parseModelQuantizeArgs(subRest));
+      if (sub === 'compile') {
+        const p = parseModelCompileArgs(subRest);
+        return modelCompileCommand(p.values, p.positionals);
+      }
       throw new UsageError(`unknown model command '${sub}' (see model --help)`);
     }
     default:

@@ -46,7 +46,8 @@ images:
   --interval S          least seconds between two captured frames (default 0.5)
   --capture-dir DIR     where the frames are saved as PNG (default: beside the manifest,
                         <name>.calibration-<UTC time>/); the command prints it
-  --capture-timeout S   give up when N frames have not arrived after S seconds (default 60)
+  --capture-timeout S   give up when N frames have not arrived after S seconds (default: twice
+                        N x interval, plus 30 s, at least 60)
 
 validation thresholds (default: none; any miss gives exit 1):
   --min-match-rate R    detect/pose/seg: INT8 boxes matched to FP32 (IoU >= 0.5, same class),

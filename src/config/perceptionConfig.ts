@@ -113,7 +113,7 @@ export const PERCEPTION_PARAMETERS = {
     z.string(),
     '',
     'session',
-    'pre-compiled HTP graph file for fast start (written on first load); empty: compile at start',
+    "pre-compiled HTP graph file for fast start (written on first load); empty: the manifest's binary for this SoC (htp-perception model compile), else compile at start",
   ),
   person_detector: spec(
     z.string(),
@@ -144,6 +144,24 @@ export const PERCEPTION_PARAMETERS = {
     75,
     'frame',
     'JPEG quality of ~/annotated/compressed',
+  ),
+  annotated_max_rate_hz: spec(
+    z.number().min(0).max(1000),
+    10.0,
+    'frame',
+    'most pictures per second on ~/annotated and ~/annotated/compressed; 0 = one per result',
+  ),
+  annotated_max_width: spec(
+    z.number().int().min(0).max(16384),
+    1280,
+    'frame',
+    'wider annotated pictures are scaled down to this width (aspect kept); 0 = camera size',
+  ),
+  segmentation_color_opacity: spec(
+    z.number().min(0).max(1),
+    0.5,
+    'frame',
+    'semantic models: opacity of the VOC colours blended over the camera image on ~/segmentation/color',
   ),
   autostart: spec(
     z.boolean(),
@@ -196,6 +214,11 @@ export interface FrameOptions {
   readonly classes: readonly string[];
   readonly personClasses: readonly string[];
   readonly jpegQuality: number;
+  /** 0: no limit. */
+  readonly annotatedMaxRateHz: number;
+  /** 0: the camera's width. */
+  readonly annotatedMaxWidth: number;
+  readonly segmentationColorOpacity: number;
 }
 
 export function frameOptions(c: PerceptionConfig): FrameOptions {
@@ -206,6 +229,9 @@ export function frameOptions(c: PerceptionConfig): FrameOptions {
     classes: c.classes,
     personClasses: c.person_classes,
     jpegQuality: c.jpeg_quality,
+    annotatedMaxRateHz: c.annotated_max_rate_hz,
+    annotatedMaxWidth: c.annotated_max_width,
+    segmentationColorOpacity: c.segmentation_color_opacity,
   };
 }
 

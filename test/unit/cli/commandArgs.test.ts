@@ -54,6 +54,9 @@ describe('model quantize arguments', () => {
     ]);
     assert.equal(raw.source.kind === 'topic' && raw.source.transport, 'raw');
     assert.equal(raw.source.kind === 'topic' && raw.source.intervalMs, 0);
+    // 200 frames at 0.5 s take 100 s: the default timeout leaves room for them.
+    const many = parseModelQuantizeArgs(['m', '--topic', '/cam/image', '--frames', '200']);
+    assert.equal(many.source.kind === 'topic' && many.source.timeoutMs, 230_000);
   });
 
   it('bad usage is one clear line', () => {
