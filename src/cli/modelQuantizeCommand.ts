@@ -149,7 +149,7 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
     : `every ${HOLDOUT_EVERY}th image held out`;
 
   const fp32 = manifest.modelPaths.fp32;
-  const int8 = manifest.modelPaths.int8 ?? defaultInt8Path(fp32);
+  const int8 = manifest.modelPaths.int8 ?? defaultInt8Path(manifestPath, fp32);
   let quantizer = 'not run (--validate-only)';
   if (o.validateOnly) {
     if (manifest.modelPaths.int8 === undefined || !fs.existsSync(int8)) {
@@ -168,6 +168,14 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
     if (manifest.modelPaths.int8 === undefined) {
       addInt8ToManifest(manifestPath, path.basename(int8));
       say(`added files.int8 "${path.basename(int8)}" to ${manifestPath}`);
+    }
+    const stale = (manifest.files.htpContexts ?? []).filter((c) => c.precision === 'int8');
+    if (stale.length > 0) {
+      // The nodes refuse a context binary whose source hash no longer matches: say so now.
+      say(
+        `the HTP context binaries of files.htpContexts (${stale.map((c) => c.file).join(', ')}) ` +
+          `were compiled from the previous INT8 model: run 'htp-perception model compile ${o.model}' again`,
+      );
     }
   }
 
@@ -244,9 +252,10 @@ function photosIn(dir: string, flag: string): string[] {
   return listPhotos(full);
 }
 
-function defaultInt8Path(fp32: string): string {
+/** Beside the manifest, because files.* names are relative to it. */
+function defaultInt8Path(manifestPath: string, fp32: string): string {
   return path.join(
-    path.dirname(fp32),
+    path.dirname(manifestPath),
     `${path.basename(fp32).replace(/\.onnx$/i, '')}.int8.qdq.onnx`,
   );
 }
