@@ -1,8 +1,8 @@
 /**
  * `htp-perception model compile` on this machine's QNN HTP simulator (x86-64 onnxruntime-qnn):
- * the bootstrap's real-weight yolov8s-fall INT8 compiled for qcs6490 into a temporary copy of its
- * model folder, verified by the command, recorded in the copy's manifest, then loaded by the
- * pipeline and by a perception node over real DDS. A simulator run takes seconds: one frame each.
+ * the user's path from the bootstrap's real-weight Ultralytics export alone (model import, model
+ * quantize, model compile for qcs6490) in a temporary folder, verified by the command, recorded in
+ * that folder's manifest, then loaded by the pipeline and by a perception node over real DDS. A simulator run takes seconds: one frame each.
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
@@ -105,15 +105,35 @@ describe('htp-perception model compile', function () {
       if (!(os.platform() === 'linux' && os.arch() === 'x64')) this.skip();
       assert.ok(fs.existsSync(DEFAULT_QNN_LIBRARY), `${DEFAULT_QNN_LIBRARY} missing`);
       bootstrapBefore = snapshot(FALL_DIR);
-      // A copy of the folder: the INT8 file copied (a new inode), the unused fp32 file linked.
+      // The user's path, as docs/models.md tells it: only the Ultralytics export (linked, read
+      // only) in a folder of its own, then import -> quantize (calibrated and validated as the
+      // bootstrap does) -> compile. Every file the commands write is new in that folder.
       dir = tempDir('htp-compile-');
-      manifestPath = path.join(dir, 'yolov8s-fall.manifest.json');
-      fs.copyFileSync(path.join(FALL_DIR, 'yolov8s-fall.manifest.json'), manifestPath);
-      fs.copyFileSync(
-        path.join(FALL_DIR, 'yolov8s-fall.int8.qdq.onnx'),
-        path.join(dir, 'yolov8s-fall.int8.qdq.onnx'),
-      );
       fs.symlinkSync(path.join(FALL_DIR, 'yolov8s-fall.onnx'), path.join(dir, 'yolov8s-fall.onnx'));
+      manifestPath = path.join(dir, 'yolov8s-fall.manifest.json');
+      const imported = cli(['model', 'import', path.join(dir, 'yolov8s-fall.onnx')]);
+      assert.equal(imported.status, 0, `${imported.stdout}\n${imported.stderr}`);
+      assert.ok(fs.existsSync(manifestPath), `model import wrote no ${manifestPath}`);
+      const quantized = cli(
+        [
+          'model',
+          'quantize',
+          manifestPath,
+          '--images',
+          repoPath('.cache', 'photos'),
+          '--holdout',
+          repoPath('.cache', 'photos-holdout'),
+          '--min-match-rate',
+          '0.5',
+        ],
+        600_000,
+      );
+      assert.equal(quantized.status, 0, `${quantized.stdout}\n${quantized.stderr}`);
+      // Same recipe, same photos: the INT8 file the bootstrap made, byte for byte.
+      assert.equal(
+        sha256File(path.join(dir, 'yolov8s-fall.int8.qdq.onnx')),
+        sha256File(path.join(FALL_DIR, 'yolov8s-fall.int8.qdq.onnx')),
+      );
       const r = cli(['model', 'compile', manifestPath, '--json'], 240_000);
       assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
       report = JSON.parse(r.stdout) as typeof report;
