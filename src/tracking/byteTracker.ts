@@ -17,6 +17,7 @@ import { LOW_STAGE_MIN_IOU, TENTATIVE_STAGE_MIN_IOU, TrackerOptions } from './tr
 export type TrackState = 'tentative' | 'tracked' | 'lost';
 
 export interface TrackView {
+  /** Given when the track is confirmed; 0 while it is tentative. */
   readonly id: number;
   readonly classId: number;
   readonly state: TrackState;
@@ -27,7 +28,8 @@ export interface TrackView {
 export type Tracked<T extends Detection> = T & { readonly trackId: number };
 
 interface Track {
-  readonly id: number;
+  /** 0 until confirmed: ids go only to tracks that are published, so they stay dense. */
+  id: number;
   readonly classId: number;
   readonly filter: BoxKalmanFilter;
   state: TrackState;
@@ -93,11 +95,20 @@ export class ByteTracker {
     for (const t of this.tracks) t.filter.predict();
 
     const ids = new Map<number, number>(); // detection index -> track id
+    const confirm = (t: Track, c: Candidate<T>): void => {
+      if (t.id === 0) {
+        const id = this.ids.take();
+        // All 65535 ids are held by live tracks: this one stays tentative until one is freed.
+        if (id === undefined) return;
+        t.id = id;
+      }
+      t.state = 'tracked';
+      ids.set(c.index, t.id);
+    };
     const take = (t: Track, c: Candidate<T>): void => {
       t.filter.update(c.detection.box);
-      t.state = 'tracked';
       t.lastSeen = this.frame;
-      ids.set(c.index, t.id);
+      confirm(t, c);
     };
 
     const confirmed = this.tracks.filter((t) => t.state !== 'tentative');
@@ -120,20 +131,17 @@ export class ByteTracker {
     const born: Track[] = [];
     for (const c of third.candidates) {
       if (c.detection.score < o.newTrackThreshold) continue;
-      const id = this.ids.take();
-      // All 65535 ids held by live tracks: this object waits for one to be freed.
-      if (id === undefined) continue;
       const t: Track = {
-        id,
+        id: 0,
         classId: c.detection.classId,
         filter: new BoxKalmanFilter(c.detection.box),
-        state: this.frame === 1 ? 'tracked' : 'tentative',
+        state: 'tentative',
         lastSeen: this.frame,
       };
       born.push(t);
-      if (t.state === 'tracked') ids.set(c.index, id);
+      if (this.frame === 1) confirm(t, c);
     }
-    for (const t of removed) this.ids.release(t.id);
+    for (const t of removed) if (t.id !== 0) this.ids.release(t.id);
     this.tracks = [...this.tracks.filter((t) => !removed.has(t)), ...born];
 
     const out: Tracked<T>[] = [];
