@@ -3,11 +3,17 @@ import type { ModelManifest } from '../config/modelManifest';
 import { buildInstanceIdImage } from '../heads/buildInstanceIdImage';
 import type { Annotation, AnnotatedBox } from './annotationTypes';
 import type { Detection } from '../heads/headResults';
+import { detectionId } from '../heads/detectionId';
+
+/** `#7 ` for a tracked object, so operators see the id that ~/detections carries. */
+function trackTag(d: Detection): string {
+  return d.trackId === undefined ? '' : `#${d.trackId} `;
+}
 
 function boxOf(d: Detection, names: readonly string[]): AnnotatedBox {
   return {
     ...d.box,
-    label: `${names[d.classId] ?? d.classId} ${d.score.toFixed(2)}`,
+    label: `${trackTag(d)}${names[d.classId] ?? d.classId} ${d.score.toFixed(2)}`,
     colorIndex: d.classId,
   };
 }
@@ -28,7 +34,7 @@ export function resultAnnotation(
       return {
         boxes: result.poses.map((p) => ({
           ...boxOf(p, names),
-          label: `person ${p.score.toFixed(2)}`,
+          label: `${trackTag(p)}person ${p.score.toFixed(2)}`,
         })),
         keypoints: result.poses.map((p) => ({
           points: p.keypoints.map((k) => [k.x, k.y, k.score] as const),
@@ -47,6 +53,7 @@ export function resultAnnotation(
             result.instances.map((i) => i.mask),
             width,
             height,
+            result.instances.map(detectionId),
           ),
           alpha: 0.45,
         },

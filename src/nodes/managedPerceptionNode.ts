@@ -231,6 +231,7 @@ export class PerceptionNode {
   private async onActivate(): Promise<void> {
     const c = this.configured;
     if (!c) throw new Error('activate before configure');
+    c.pipeline.resetTracking();
     const mailbox = new LatestFrameMailbox<Work>();
     const post = (w: Work): void => {
       this.stats.received++;

@@ -6,6 +6,7 @@ import { encodeImage } from '../ros/imageCodec';
 import { makeQos } from '../ros/qosProfile';
 import type { RosHeader } from '../ros/rosHeader';
 import { stampNow } from '../ros/rosHeader';
+import { detectionId } from '../heads/detectionId';
 import { detection2DArray, labelInfo, personPoseArray } from '../ros/visionMessages';
 
 // Typed arrays use the machine's byte order; mono16 messages say which one that is.
@@ -15,6 +16,7 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
  * The result topics of one node, by its model's task, each message carrying the image's header:
  *  - detect:   ~/detections (vision_msgs/Detection2DArray), ~/labels (LabelInfo, transient local)
  *  - segment:  the same plus ~/instances (mono16, pixel = Detection2D.id, 0 = background)
+ * Detection2D.id is the track id when the node tracks, else the position in the array.
  *  - pose:     ~/poses (htp_perception/PersonPoseArray)
  *  - semantic: ~/segmentation (mono8 class index per pixel) and ~/labels
  */
@@ -74,6 +76,7 @@ export class TaskPublishers {
           r.instances.map((i) => i.mask),
           width,
           height,
+          r.instances.map(detectionId),
         );
         this.mask?.publish(
           encodeImage({
