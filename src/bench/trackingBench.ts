@@ -41,7 +41,9 @@ const quality = [
     false_positives_out: r.falsePositivesOut,
   };
 });
-console.log('Tracking quality, ByteTrack defaults (high 0.5, low 0.1, new 0.6, IoU 0.2, 30 frames)');
+console.log(
+  'Tracking quality, ByteTrack defaults (high 0.5, low 0.1, new 0.6, IoU 0.2, 30 frames)',
+);
 console.log(formatTable(quality));
 
 /**
