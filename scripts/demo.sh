@@ -6,7 +6,9 @@
 #     camera, one perception_container runs three managed pipelines on it (YOLOv8 detection, HRNet
 #     pose on the detector's people, DeepLabV3 segmentation; config/pipelines.yaml), and
 #     pipeline_monitor watches them as an operator would (rate, latency, finds, processor, the
-#     annotated JPEG of each saved to out/ros/).
+#     annotated JPEG of each saved to out/ros/), and writes a contact sheet (out/demo/contact-sheet.png)
+#     of the last annotated frames of each pipeline (with whatever ids the detections carry) and
+#     the semantic colour overlay.
 #   scripts/demo.sh [seconds of ROS streaming]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -26,4 +28,7 @@ node dist/src/nodes/imageSourceNode.js --ros-args -p rate_hz:=5.0 &
 pids+=($!)
 node dist/src/nodes/perceptionContainer.js --ros-args --params-file config/pipelines.yaml &
 pids+=($!)
-node dist/src/tools/pipelineMonitor.js detector pose segmentation --seconds "$seconds" --save out/ros
+sheet=out/demo/contact-sheet.png
+node dist/src/tools/pipelineMonitor.js detector pose segmentation --seconds "$seconds" --save out/ros \
+  --contact-sheet "$sheet"
+echo "contact sheet: $root/$sheet"

@@ -202,7 +202,14 @@ FrameView ReadFrame(const Napi::Value& frame, Napi::Uint8Array* data) {
 Roi ReadRoi(const Napi::Value& roi) {
   if (roi.IsNull()) return Roi{};
   const ObjectReader r(roi, "roi", "ERR_ROI_INVALID");
-  return {r.Int("x", 0), r.Int("y", 0), r.Int("width", 1), r.Int("height", 1)};
+  Roi out;
+  out.x = r.Number("x");
+  out.y = r.Number("y");
+  out.width = r.Number("width");
+  out.height = r.Number("height");
+  // Geometry (integers inside the frame, or an overlapping region) is Preprocess's to check.
+  out.pad_outside = r.OneOf("outside", {"reject", "pad"}) == 1;
+  return out;
 }
 
 KeyValues ReadStringMap(const Napi::Value& map, const std::string& path) {

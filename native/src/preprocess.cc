@@ -111,6 +111,48 @@ Axis MakeAxis(int dst_len, double scale, int crop_start, int crop_len) {
   return a;
 }
 
+// Which input pixels (along one axis) are sampled, and from where.
+struct Span {
+  int first = 0;  // first sampled input pixel; the ones before and after `axis` are padding
+  Axis axis;
+};
+
+// Pad-outside mode along one axis: input pixel i samples source position
+// s = (i + 0.5) / scale - 0.5 + start (pixel-index units). It is inside the frame when its centre
+// s + 0.5 lies in [0, src_len); those form one run, since s grows with i. Inside the frame,
+// neighbours are clamped to the frame's edge pixels, as in the other modes.
+Span MakePadSpan(int dst_len, double scale, double start, int src_len) {
+  Span sp;
+  int last = -1;
+  sp.first = dst_len;
+  for (int i = 0; i < dst_len; ++i) {
+    const double s = (i + 0.5) / scale - 0.5 + start;
+    if (s >= -0.5 && s < src_len - 0.5) {
+      sp.first = std::min(sp.first, i);
+      last = i;
+    }
+  }
+  const int n = last < sp.first ? 0 : last - sp.first + 1;
+  if (n == 0) sp.first = 0;
+  sp.axis.i0.resize(n);
+  sp.axis.i1.resize(n);
+  sp.axis.w1.resize(n);
+  for (int k = 0; k < n; ++k) {
+    double s = (sp.first + k + 0.5) / scale - 0.5 + start;
+    s = std::min(std::max(s, 0.0), static_cast<double>(src_len - 1));
+    const int s0 = static_cast<int>(std::floor(s));
+    sp.axis.i0[k] = s0;
+    sp.axis.i1[k] = std::min(s0 + 1, src_len - 1);
+    sp.axis.w1[k] = static_cast<float>(s - s0);
+  }
+  return sp;
+}
+
+// The sampled rectangle of the input; everything around it is padding.
+struct Geometry {
+  Span x, y;
+};
+
 template <typename T>
 struct Store;
 template <>
@@ -133,7 +175,7 @@ struct Store<int8_t> {
 };
 
 template <Encoding E, typename T>
-void Resample(const FrameView& f, const Transform& t, const PreprocessSpec& s, T* out) {
+void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T* out) {
   const int W = s.dst_width, H = s.dst_height, C = s.channels;
   const size_t plane = static_cast<size_t>(W) * H;
   float a[3], b[3];
@@ -146,32 +188,32 @@ void Resample(const FrameView& f, const Transform& t, const PreprocessSpec& s, T
     return s.nchw ? c * plane + static_cast<size_t>(y) * W + x
                   : (static_cast<size_t>(y) * W + x) * C + c;
   };
-  // Padding first: only the border outside the resized rectangle is written.
-  const int rw = static_cast<int>(std::lround(t.crop_width * t.scale_x));
-  const int rh = static_cast<int>(std::lround(t.crop_height * t.scale_y));
-  const int x_end = std::min(W, t.pad_x + rw), y_end = std::min(H, t.pad_y + rh);
+  const Axis& ax = g.x.axis;
+  const Axis& ay = g.y.axis;
+  const int x0 = g.x.first, y0 = g.y.first;
+  const int nx = static_cast<int>(ax.i0.size()), ny = static_cast<int>(ay.i0.size());
+  // Padding first: only the border outside the sampled rectangle is written.
+  const int x_end = x0 + nx, y_end = y0 + ny;
   T pad[3];
   for (int c = 0; c < C; ++c) pad[c] = Store<T>::Put(s.pad_value * a[c] + b[c], inv_q, s.q_zero);
   for (int y = 0; y < H; ++y) {
-    const bool full_row = y < t.pad_y || y >= y_end;
+    const bool full_row = y < y0 || y >= y_end || nx == 0;
     for (int x = 0; x < W; ++x) {
-      if (!full_row && x >= t.pad_x && x < x_end) {
+      if (!full_row && x >= x0 && x < x_end) {
         x = x_end - 1;
         continue;
       }
       for (int c = 0; c < C; ++c) out[index(x, y, c)] = pad[c];
     }
   }
-  const Axis ax = MakeAxis(x_end - t.pad_x, t.scale_x, t.crop_x, t.crop_width);
-  const Axis ay = MakeAxis(y_end - t.pad_y, t.scale_y, t.crop_y, t.crop_height);
-  for (int j = 0; j < y_end - t.pad_y; ++j) {
-    const int y0 = ay.i0[j], y1 = ay.i1[j];
+  for (int j = 0; j < ny; ++j) {
+    const int y0s = ay.i0[j], y1s = ay.i1[j];
     const float wy = ay.w1[j];
-    for (int i = 0; i < x_end - t.pad_x; ++i) {
-      const int x0 = ax.i0[i], x1 = ax.i1[i];
+    for (int i = 0; i < nx; ++i) {
+      const int x0s = ax.i0[i], x1s = ax.i1[i];
       const float wx = ax.w1[i];
-      const Rgb p00 = Pixel<E>::At(f, x0, y0), p01 = Pixel<E>::At(f, x1, y0);
-      const Rgb p10 = Pixel<E>::At(f, x0, y1), p11 = Pixel<E>::At(f, x1, y1);
+      const Rgb p00 = Pixel<E>::At(f, x0s, y0s), p01 = Pixel<E>::At(f, x1s, y0s);
+      const Rgb p10 = Pixel<E>::At(f, x0s, y1s), p11 = Pixel<E>::At(f, x1s, y1s);
       auto lerp2 = [&](float v00, float v01, float v10, float v11) {
         const float top = v00 + (v01 - v00) * wx;
         const float bot = v10 + (v11 - v10) * wx;
@@ -187,7 +229,7 @@ void Resample(const FrameView& f, const Transform& t, const PreprocessSpec& s, T
         g = static_cast<float>(static_cast<int>(g + 0.5f));
         bl = static_cast<float>(static_cast<int>(bl + 0.5f));
       }
-      const int x = t.pad_x + i, y = t.pad_y + j;
+      const int x = x0 + i, y = y0 + j;
       if (C == 1) {
         const float gray = 0.299f * r + 0.587f * g + 0.114f * bl;
         out[index(x, y, 0)] = Store<T>::Put(gray * a[0] + b[0], inv_q, s.q_zero);
@@ -202,13 +244,26 @@ void Resample(const FrameView& f, const Transform& t, const PreprocessSpec& s, T
 }
 
 template <Encoding E>
-void DispatchOut(const FrameView& f, const Transform& t, const PreprocessSpec& s, void* out) {
+void DispatchOut(const FrameView& f, const Geometry& g, const PreprocessSpec& s, void* out) {
   switch (s.out) {
-    case OutType::kFloat32: return Resample<E, float>(f, t, s, static_cast<float*>(out));
-    case OutType::kUint8: return Resample<E, uint8_t>(f, t, s, static_cast<uint8_t*>(out));
-    case OutType::kInt8: return Resample<E, int8_t>(f, t, s, static_cast<int8_t*>(out));
+    case OutType::kFloat32: return Resample<E, float>(f, g, s, static_cast<float*>(out));
+    case OutType::kUint8: return Resample<E, uint8_t>(f, g, s, static_cast<uint8_t*>(out));
+    case OutType::kInt8: return Resample<E, int8_t>(f, g, s, static_cast<int8_t*>(out));
   }
 }
+
+std::string RoiText(const Roi& r) {
+  auto num = [](double v) {
+    std::string t = std::to_string(v);
+    t.erase(t.find_last_not_of('0') + 1);
+    if (!t.empty() && t.back() == '.') t.pop_back();
+    return t;
+  };
+  return "roi " + num(r.x) + "," + num(r.y) + " " + num(r.width) + "x" + num(r.height);
+}
+
+// Far beyond any real crop, and small enough that no position computed from it overflows.
+constexpr double kMaxRoiExtent = 1 << 20;
 
 }  // namespace
 
@@ -251,43 +306,72 @@ Transform Preprocess(const FrameView& f, const Roi& roi, const PreprocessSpec& s
     throw EngineError("ERR_FRAME_INVALID", "frame data has " + std::to_string(f.size) + " bytes, " +
                                                std::to_string(need) + " needed for its width, height and step");
   Roi r = roi;
-  if (r.width == 0 && r.height == 0) r = {0, 0, f.width, f.height};
-  if (r.width <= 0 || r.height <= 0 || r.x < 0 || r.y < 0 || r.x + r.width > f.width || r.y + r.height > f.height)
-    throw EngineError("ERR_ROI_INVALID", "roi " + std::to_string(r.x) + "," + std::to_string(r.y) + " " +
-                                             std::to_string(r.width) + "x" + std::to_string(r.height) +
-                                             " is empty or outside the " + std::to_string(f.width) + "x" +
-                                             std::to_string(f.height) + " frame");
+  if (r.width == 0 && r.height == 0) r = {0, 0, static_cast<double>(f.width), static_cast<double>(f.height), false};
   Transform t{};
   t.src_width = f.width;
   t.src_height = f.height;
-  t.crop_x = r.x;
-  t.crop_y = r.y;
-  t.crop_width = r.width;
-  t.crop_height = r.height;
   t.dst_width = s.dst_width;
   t.dst_height = s.dst_height;
-  if (s.letterbox) {
-    const double k = std::min(static_cast<double>(s.dst_width) / r.width, static_cast<double>(s.dst_height) / r.height);
-    const int nw = std::max(1, std::min(s.dst_width, static_cast<int>(std::lround(r.width * k))));
-    const int nh = std::max(1, std::min(s.dst_height, static_cast<int>(std::lround(r.height * k))));
-    t.pad_x = (s.dst_width - nw) / 2;
-    t.pad_y = (s.dst_height - nh) / 2;
-    t.scale_x = static_cast<double>(nw) / r.width;
-    t.scale_y = static_cast<double>(nh) / r.height;
-  } else {
+  Geometry g;
+  if (r.pad_outside) {
+    const bool sane = std::isfinite(r.x) && std::isfinite(r.y) && std::isfinite(r.width) &&
+                      std::isfinite(r.height) && std::fabs(r.x) <= kMaxRoiExtent &&
+                      std::fabs(r.y) <= kMaxRoiExtent && r.width > 0 && r.height > 0 &&
+                      r.width <= kMaxRoiExtent && r.height <= kMaxRoiExtent;
+    if (!sane || r.x >= f.width || r.y >= f.height || r.x + r.width <= 0 || r.y + r.height <= 0)
+      throw EngineError("ERR_ROI_INVALID", RoiText(r) + " is empty, too large or does not overlap the " +
+                                               std::to_string(f.width) + "x" + std::to_string(f.height) + " frame");
+    t.crop_x = r.x;
+    t.crop_y = r.y;
+    t.crop_width = r.width;
+    t.crop_height = r.height;
     t.pad_x = t.pad_y = 0;
-    t.scale_x = static_cast<double>(s.dst_width) / r.width;
-    t.scale_y = static_cast<double>(s.dst_height) / r.height;
+    t.scale_x = s.dst_width / r.width;
+    t.scale_y = s.dst_height / r.height;
+    g.x = MakePadSpan(s.dst_width, t.scale_x, r.x, f.width);
+    g.y = MakePadSpan(s.dst_height, t.scale_y, r.y, f.height);
+  } else {
+    const bool whole = r.x == std::floor(r.x) && r.y == std::floor(r.y) && r.width == std::floor(r.width) &&
+                       r.height == std::floor(r.height);
+    if (!whole || r.width <= 0 || r.height <= 0 || r.x < 0 || r.y < 0 || r.x + r.width > f.width ||
+        r.y + r.height > f.height)
+      throw EngineError("ERR_ROI_INVALID", RoiText(r) + " is empty, not whole pixels or outside the " +
+                                               std::to_string(f.width) + "x" + std::to_string(f.height) + " frame");
+    // Whole numbers within the frame from here on: the int conversions are exact.
+    const int rx = static_cast<int>(r.x), ry = static_cast<int>(r.y);
+    const int rw = static_cast<int>(r.width), rh = static_cast<int>(r.height);
+    t.crop_x = rx;
+    t.crop_y = ry;
+    t.crop_width = rw;
+    t.crop_height = rh;
+    if (s.letterbox) {
+      const double k = std::min(static_cast<double>(s.dst_width) / rw, static_cast<double>(s.dst_height) / rh);
+      const int nw = std::max(1, std::min(s.dst_width, static_cast<int>(std::lround(rw * k))));
+      const int nh = std::max(1, std::min(s.dst_height, static_cast<int>(std::lround(rh * k))));
+      t.pad_x = (s.dst_width - nw) / 2;
+      t.pad_y = (s.dst_height - nh) / 2;
+      t.scale_x = static_cast<double>(nw) / rw;
+      t.scale_y = static_cast<double>(nh) / rh;
+    } else {
+      t.pad_x = t.pad_y = 0;
+      t.scale_x = static_cast<double>(s.dst_width) / rw;
+      t.scale_y = static_cast<double>(s.dst_height) / rh;
+    }
+    const int sw = static_cast<int>(std::lround(rw * t.scale_x));
+    const int sh = static_cast<int>(std::lround(rh * t.scale_y));
+    const int x_end = std::min(s.dst_width, t.pad_x + sw), y_end = std::min(s.dst_height, t.pad_y + sh);
+    g.x = {t.pad_x, MakeAxis(x_end - t.pad_x, t.scale_x, rx, rw)};
+    g.y = {t.pad_y, MakeAxis(y_end - t.pad_y, t.scale_y, ry, rh)};
   }
   switch (f.encoding) {
-    case Encoding::kRgb8: DispatchOut<Encoding::kRgb8>(f, t, s, out); break;
-    case Encoding::kBgr8: DispatchOut<Encoding::kBgr8>(f, t, s, out); break;
-    case Encoding::kRgba8: DispatchOut<Encoding::kRgba8>(f, t, s, out); break;
-    case Encoding::kBgra8: DispatchOut<Encoding::kBgra8>(f, t, s, out); break;
-    case Encoding::kMono8: DispatchOut<Encoding::kMono8>(f, t, s, out); break;
-    case Encoding::kUyvy: DispatchOut<Encoding::kUyvy>(f, t, s, out); break;
-    case Encoding::kYuyv: DispatchOut<Encoding::kYuyv>(f, t, s, out); break;
-    case Encoding::kNv12: DispatchOut<Encoding::kNv12>(f, t, s, out); break;
+    case Encoding::kRgb8: DispatchOut<Encoding::kRgb8>(f, g, s, out); break;
+    case Encoding::kBgr8: DispatchOut<Encoding::kBgr8>(f, g, s, out); break;
+    case Encoding::kRgba8: DispatchOut<Encoding::kRgba8>(f, g, s, out); break;
+    case Encoding::kBgra8: DispatchOut<Encoding::kBgra8>(f, g, s, out); break;
+    case Encoding::kMono8: DispatchOut<Encoding::kMono8>(f, g, s, out); break;
+    case Encoding::kUyvy: DispatchOut<Encoding::kUyvy>(f, g, s, out); break;
+    case Encoding::kYuyv: DispatchOut<Encoding::kYuyv>(f, g, s, out); break;
+    case Encoding::kNv12: DispatchOut<Encoding::kNv12>(f, g, s, out); break;
   }
   return t;
 }

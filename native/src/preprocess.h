@@ -18,8 +18,15 @@ struct FrameView {
   Encoding encoding = Encoding::kRgb8;
 };
 
+// A region of the frame, in source pixels (pixel i covers [i, i + 1)). width = height = 0: the
+// whole frame.
 struct Roi {
-  int x = 0, y = 0, width = 0, height = 0;  // width 0 = whole frame
+  double x = 0, y = 0, width = 0, height = 0;
+  // false: integers, inside the frame; resized as the spec says (letterbox or stretch).
+  // true: any region overlapping the frame (fractional, may extend past it), stretched onto the
+  // whole input (a top-down pose crop that already has the input's aspect ratio); input pixels
+  // whose centre maps outside the frame get pad_value, the rest are sampled bilinearly.
+  bool pad_outside = false;
 };
 
 // Filled from options TypeScript resolved (option_reader.cc); no defaults here on purpose.
@@ -42,9 +49,11 @@ struct PreprocessSpec {
   int q_zero;
 };
 
+// Source pixel (u, v) lands on input pixel ((u - crop_x) * scale_x + pad_x, ...). The crop is
+// fractional and may extend past the frame only for a pad_outside ROI.
 struct Transform {
   int src_width, src_height;
-  int crop_x, crop_y, crop_width, crop_height;
+  double crop_x, crop_y, crop_width, crop_height;
   int dst_width, dst_height;
   double scale_x, scale_y;
   int pad_x, pad_y;

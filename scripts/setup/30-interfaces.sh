@@ -2,6 +2,8 @@
 # Interface packages the wheels lack, built with ament_cmake + rosidl from .ros/venv into the
 # overlay prefix .ros/interfaces (first on AMENT_PREFIX_PATH in scripts/env.sh):
 #   - interfaces/vision_msgs: dev-only restatement of vision_msgs 4.x (a robot uses the distro's);
+#   - interfaces/foxglove_msgs: dev-only restatement of foxglove_msgs 3.4.x ImageAnnotations and
+#     the types it holds (a robot uses the distro's);
 #   - msg/ of the root package htp_perception (interfaces only; colcon builds the full package).
 # rclnodejs (step 50) then generates JavaScript bindings for both.
 set -euo pipefail
@@ -19,11 +21,12 @@ need_cmd make "apt-get install build-essential (or run scripts/bootstrap.sh 10-a
 
 # Everything that decides the result: our inputs, this script, and the wheel set of step 20.
 inputs=(interfaces/vision_msgs/package.xml interfaces/vision_msgs/CMakeLists.txt
+        interfaces/foxglove_msgs/package.xml interfaces/foxglove_msgs/CMakeLists.txt
         package.xml CMakeLists.txt scripts/setup/30-interfaces.sh)
-while IFS= read -r f; do inputs+=("$f"); done < <(cd "$root" && ls interfaces/vision_msgs/msg/*.msg msg/*.msg)
+while IFS= read -r f; do inputs+=("$f"); done < <(cd "$root" && ls interfaces/vision_msgs/msg/*.msg interfaces/foxglove_msgs/msg/*.msg msg/*.msg)
 key="$( (cd "$root" && sha256sum "${inputs[@]}"; cat "$root/.ros/stamps/ros" 2>/dev/null || true) | sha256sum | cut -c1-16)"
 if stamp_ok "$stamp" "$key" && [ -f "$prefix/share/ament_index/resource_index/packages/htp_perception" ]; then
-  log "interfaces: vision_msgs and htp_perception messages up to date in .ros/interfaces"
+  log "interfaces: vision_msgs, foxglove_msgs and htp_perception messages up to date in .ros/interfaces"
   exit 0
 fi
 started=$SECONDS
@@ -69,6 +72,7 @@ build_pkg() {
 
 rm -rf "$prefix"
 build_pkg vision_msgs "$root/interfaces/vision_msgs"
+build_pkg foxglove_msgs "$root/interfaces/foxglove_msgs"
 # The root package is configured from a staged copy holding only its interface inputs: CMake
 # refuses exported include paths inside the source tree, and .ros/venv lives inside the checkout.
 stage="$work/htp_perception-src"
@@ -77,7 +81,7 @@ cp -r "$root/package.xml" "$root/CMakeLists.txt" "$root/msg" "$stage/"
 build_pkg htp_perception "$stage" -DHTP_INTERFACES_ONLY=ON
 
 # What rclnodejs and rclpy load at run time.
-for pkg in vision_msgs htp_perception; do
+for pkg in vision_msgs foxglove_msgs htp_perception; do
   for ts in rosidl_typesupport_c rosidl_typesupport_fastrtps_c rosidl_typesupport_introspection_c rosidl_generator_c; do
     [ -f "$prefix/lib/lib${pkg}__${ts}.so" ] || die "interfaces: $prefix/lib/lib${pkg}__${ts}.so was not built"
   done
@@ -86,6 +90,7 @@ done
 from rclpy.serialization import serialize_message, deserialize_message
 from vision_msgs.msg import Detection2DArray, Detection2D, ObjectHypothesisWithPose
 from htp_perception.msg import PersonPoseArray
+from foxglove_msgs.msg import ImageAnnotations, PointsAnnotation
 arr = Detection2DArray()
 d = Detection2D()
 h = ObjectHypothesisWithPose()
@@ -95,6 +100,9 @@ d.results.append(h)
 arr.detections.append(d)
 assert deserialize_message(serialize_message(arr), Detection2DArray) == arr
 serialize_message(PersonPoseArray())
+ann = ImageAnnotations()
+ann.points.append(PointsAnnotation(type=PointsAnnotation.LINE_LOOP))
+assert deserialize_message(serialize_message(ann), ImageAnnotations) == ann
 PY
 stamp_write "$stamp" "$key"
-log "interfaces: built vision_msgs and htp_perception messages into .ros/interfaces in $((SECONDS - started)) s"
+log "interfaces: built vision_msgs, foxglove_msgs and htp_perception messages into .ros/interfaces in $((SECONDS - started)) s"

@@ -1,6 +1,6 @@
 import type { Frame } from '../engine/engineSession';
 import type { Annotation } from './annotationTypes';
-import { renderAnnotated } from './renderAnnotated';
+import { renderAnnotatedScaled } from './renderAnnotated';
 import { DRAWABLE_ENCODINGS, toRgbImage } from './toRgbImage';
 
 /**
@@ -14,10 +14,23 @@ export interface AnnotatedSinks<C> {
   publishRaw(rgb: Buffer, width: number, height: number, context: C): void;
 }
 
+/** The bandwidth bounds, read at each offer so they can change while the node runs. */
+export interface AnnotatedStreamOptions {
+  readonly jpegQuality: number;
+  /** Most pictures per second; 0: one per offer. */
+  readonly annotatedMaxRateHz: number;
+  /** Wider pictures are scaled down to this width; 0: never. */
+  readonly annotatedMaxWidth: number;
+}
+
 export interface AnnotatedStreamStats {
   readonly rendered: number;
   /** Offers replaced by a newer one before the renderer got to them. */
   readonly skipped: number;
+  /** Offers nobody watched: nothing was drawn. */
+  readonly unwatched: number;
+  /** Offers refused by annotated_max_rate_hz. */
+  readonly rateLimited: number;
   readonly failed: number;
   readonly lastError: string;
 }
@@ -30,12 +43,22 @@ export interface AnnotatedStreamStats {
 export class AnnotatedStream<C> {
   private pending: { frame: Frame; annotation: () => Annotation; context: C } | undefined;
   private busy: Promise<void> | undefined;
-  private counts = { rendered: 0, skipped: 0, failed: 0, lastError: '' };
+  private counts = {
+    rendered: 0,
+    skipped: 0,
+    unwatched: 0,
+    rateLimited: 0,
+    failed: 0,
+    lastError: '',
+  };
+  /** When the next picture is due under the rate bound (ms, the `now` clock). */
+  private nextDue: number | undefined;
 
   constructor(
     private readonly sinks: AnnotatedSinks<C>,
-    private readonly jpegQuality: () => number,
+    private readonly options: () => AnnotatedStreamOptions,
     private readonly onUndrawable: (encoding: string) => void,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   get stats(): AnnotatedStreamStats {
@@ -44,9 +67,16 @@ export class AnnotatedStream<C> {
 
   /** `annotation` is only built if the picture is really drawn. */
   offer(frame: Frame, annotation: () => Annotation, context: C): void {
-    if (!this.sinks.wantsJpeg() && !this.sinks.wantsRaw()) return;
+    if (!this.sinks.wantsJpeg() && !this.sinks.wantsRaw()) {
+      this.counts.unwatched++;
+      return;
+    }
     if (!DRAWABLE_ENCODINGS.has(frame.encoding)) {
       this.onUndrawable(frame.encoding);
+      return;
+    }
+    if (!this.due()) {
+      this.counts.rateLimited++;
       return;
     }
     if (this.pending) this.counts.skipped++;
@@ -54,6 +84,22 @@ export class AnnotatedStream<C> {
     // Deferred so the inference loop hands its next frame to the engine before any drawing
     // (the colour conversion runs on this thread; encoding runs on sharp's threads).
     this.busy ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain());
+  }
+
+  /**
+   * Whether a picture may go out now under annotated_max_rate_hz. The schedule advances by whole
+   * periods (so a camera at exactly the bound keeps its rate despite jitter) and restarts after a
+   * pause, never saving up a burst.
+   */
+  private due(): boolean {
+    const hz = this.options().annotatedMaxRateHz;
+    if (!(hz > 0)) return true;
+    const period = 1000 / hz;
+    const now = this.now();
+    if (this.nextDue !== undefined && now < this.nextDue - 0.1 * period) return false;
+    const base = this.nextDue === undefined || now - this.nextDue > period ? now : this.nextDue;
+    this.nextDue = base + period;
+    return true;
   }
 
   /** Resolves when nothing is being drawn (deactivate and shutdown wait for it). */
@@ -86,13 +132,20 @@ export class AnnotatedStream<C> {
 
   private async render(frame: Frame, annotation: Annotation, context: C): Promise<void> {
     const rgb = toRgbImage(frame);
+    const o = this.options();
     if (this.sinks.wantsJpeg()) {
-      const jpeg = await renderAnnotated(rgb, annotation, 'jpeg', this.jpegQuality());
-      this.sinks.publishJpeg(jpeg, context);
+      const jpeg = await renderAnnotatedScaled(
+        rgb,
+        annotation,
+        'jpeg',
+        o.jpegQuality,
+        o.annotatedMaxWidth,
+      );
+      this.sinks.publishJpeg(jpeg.data, context);
     }
     if (this.sinks.wantsRaw()) {
-      const raw = await renderAnnotated(rgb, annotation, 'rgb8');
-      this.sinks.publishRaw(raw, rgb.width, rgb.height, context);
+      const raw = await renderAnnotatedScaled(rgb, annotation, 'rgb8', 0, o.annotatedMaxWidth);
+      this.sinks.publishRaw(raw.data, raw.width, raw.height, context);
     }
   }
 }

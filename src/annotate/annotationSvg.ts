@@ -1,4 +1,5 @@
 import { Annotation } from './annotationTypes';
+import { labelTop, overlayScale } from './overlayScale';
 import { cssColor } from './palette';
 
 function escapeXml(s: string): string {
@@ -15,8 +16,7 @@ const f = (v: number): string => (Math.round(v * 10) / 10).toString();
  * scale with the image so a 4K frame and a thumbnail both stay readable.
  */
 export function annotationSvg(width: number, height: number, a: Annotation): string {
-  const stroke = Math.max(2, Math.round(Math.max(width, height) / 320));
-  const font = Math.max(11, Math.round(Math.max(width, height) / 55));
+  const { stroke, font } = overlayScale(width, height);
   const parts: string[] = [];
   for (const kp of a.keypoints) {
     for (const [i, j] of kp.skeleton) {
@@ -43,7 +43,7 @@ export function annotationSvg(width: number, height: number, a: Annotation): str
     );
     if (b.label) {
       const textW = Math.ceil(b.label.length * font * 0.6) + 6;
-      const ty = b.y1 - font - 4 >= 0 ? b.y1 - font - 4 : b.y1;
+      const ty = labelTop(b.y1, font);
       parts.push(
         `<rect x="${f(b.x1)}" y="${f(ty)}" width="${textW}" height="${font + 4}" fill="${color}"/>`,
       );
@@ -51,6 +51,15 @@ export function annotationSvg(width: number, height: number, a: Annotation): str
         `<text x="${f(b.x1 + 3)}" y="${f(ty + font)}" font-family="DejaVu Sans, sans-serif" font-size="${font}" fill="white">${escapeXml(b.label)}</text>`,
       );
     }
+  }
+  if (a.badge) {
+    const textW = Math.ceil(a.badge.length * font * 0.6) + 8;
+    parts.push(
+      `<rect x="0" y="0" width="${textW}" height="${font + 8}" fill="black" fill-opacity="0.6"/>`,
+    );
+    parts.push(
+      `<text x="4" y="${font + 2}" font-family="DejaVu Sans Mono, monospace" font-size="${font}" fill="white">${escapeXml(a.badge)}</text>`,
+    );
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${parts.join('')}</svg>`;
 }

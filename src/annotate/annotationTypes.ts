@@ -26,10 +26,17 @@ export interface AnnotatedLabels {
   readonly labels: Uint8Array | Uint16Array;
   /** Opacity of the tint, 0..1. */
   readonly alpha: number;
+  /**
+   * Palette index of each label value (instance masks: the instance's or track's id, so a mask and
+   * its box share a colour); a label without an entry uses its own value.
+   */
+  readonly colorIndices?: readonly number[];
 }
 
 export interface Annotation {
   readonly boxes: readonly AnnotatedBox[];
   readonly keypoints: readonly AnnotatedKeypoints[];
   readonly labels?: AnnotatedLabels;
+  /** One line drawn in the top-left corner (processor, fps, latency for teleop). */
+  readonly badge?: string;
 }

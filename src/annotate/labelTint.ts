@@ -14,7 +14,7 @@ export function labelTint(l: AnnotatedLabels): Buffer {
   for (let i = 0; i < n; i++) {
     const v = l.labels[i]!;
     if (v === 0) continue;
-    const [r, g, b] = paletteColor(v);
+    const [r, g, b] = paletteColor(l.colorIndices?.[v] ?? v);
     const o = i * 4;
     out[o] = r;
     out[o + 1] = g;

@@ -20,6 +20,43 @@ export async function renderAnnotated(
   format: 'jpeg' | 'png' | 'rgb8',
   quality = 80,
 ): Promise<Buffer> {
+  return encode(compose(image, annotation), format, quality);
+}
+
+/**
+ * As renderAnnotated, then scaled down (aspect kept) when the image is wider than `maxWidth`
+ * (0: never): the bandwidth bound of the teleop stream. Returns the size it encoded.
+ */
+export async function renderAnnotatedScaled(
+  image: RgbImage,
+  annotation: Annotation,
+  format: 'jpeg' | 'rgb8',
+  quality: number,
+  maxWidth: number,
+): Promise<{ data: Buffer; width: number; height: number }> {
+  if (maxWidth <= 0 || image.width <= maxWidth) {
+    return { data: await renderAnnotated(image, annotation, format, quality), ...size(image) };
+  }
+  const width = maxWidth;
+  const height = Math.max(1, Math.round((image.height * maxWidth) / image.width));
+  // sharp resizes before it composites, so the overlay is drawn first, at the camera's size.
+  const drawn = await compose(image, annotation).removeAlpha().raw().toBuffer();
+  const scaled = sharp(drawn, {
+    raw: { width: image.width, height: image.height, channels: 3 },
+  }).resize(width, height);
+  return { data: await encode(scaled, format, quality), width, height };
+}
+
+const size = (i: RgbImage) => ({ width: i.width, height: i.height });
+
+function encode(img: sharp.Sharp, format: 'jpeg' | 'png' | 'rgb8', quality: number) {
+  if (format === 'jpeg') return img.jpeg({ quality }).toBuffer();
+  if (format === 'png') return img.png().toBuffer();
+  // The SVG layer brings an alpha channel into the composite; a raw image is plain rgb8.
+  return img.removeAlpha().raw().toBuffer();
+}
+
+function compose(image: RgbImage, annotation: Annotation): sharp.Sharp {
   const layers: sharp.OverlayOptions[] = [];
   if (annotation.labels) {
     layers.push({
@@ -34,11 +71,7 @@ export async function renderAnnotated(
     left: 0,
     top: 0,
   });
-  const base = sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
+  return sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
     raw: { width: image.width, height: image.height, channels: 3 },
   }).composite(layers);
-  if (format === 'jpeg') return base.jpeg({ quality }).toBuffer();
-  if (format === 'png') return base.png().toBuffer();
-  // The SVG layer brings an alpha channel into the composite; a raw image is plain rgb8.
-  return base.removeAlpha().raw().toBuffer();
 }

@@ -5,15 +5,11 @@ import type { Annotation, AnnotatedBox } from './annotationTypes';
 import type { Detection } from '../heads/headResults';
 import { detectionId } from '../heads/detectionId';
 
-/** `#7 ` for a tracked object, so operators see the id that ~/detections carries. */
-function trackTag(d: Detection): string {
-  return d.trackId === undefined ? '' : `#${d.trackId} `;
-}
-
 function boxOf(d: Detection, names: readonly string[]): AnnotatedBox {
+  const tracked = d.trackId;
   return {
     ...d.box,
-    label: `${trackTag(d)}${names[d.classId] ?? d.classId} ${d.score.toFixed(2)}`,
+    label: `${names[d.classId] ?? d.classId} ${d.score.toFixed(2)}${tracked === undefined ? '' : ` #${tracked}`}`,
     colorIndex: d.classId,
   };
 }
@@ -34,7 +30,7 @@ export function resultAnnotation(
       return {
         boxes: result.poses.map((p) => ({
           ...boxOf(p, names),
-          label: `${trackTag(p)}person ${p.score.toFixed(2)}`,
+          label: `person ${p.score.toFixed(2)}${p.trackId === undefined ? '' : ` #${p.trackId}`}`,
         })),
         keypoints: result.poses.map((p) => ({
           points: p.keypoints.map((k) => [k.x, k.y, k.score] as const),
@@ -42,9 +38,12 @@ export function resultAnnotation(
           minScore: 0.5,
         })),
       };
-    case 'segment':
+    case 'segment': {
+      // Each instance in its own colour (mask and box alike), by its id: with tracking the
+      // colour follows the object from frame to frame.
+      const ids = result.instances.map(detectionId);
       return {
-        boxes: result.instances.map((d) => boxOf(d, names)),
+        boxes: result.instances.map((d, i) => ({ ...boxOf(d, names), colorIndex: ids[i]! })),
         keypoints: [],
         labels: {
           width,
@@ -53,11 +52,13 @@ export function resultAnnotation(
             result.instances.map((i) => i.mask),
             width,
             height,
-            result.instances.map(detectionId),
           ),
           alpha: 0.45,
+          // Label value i + 1 is instance i.
+          colorIndices: [0, ...ids],
         },
       };
+    }
     case 'semantic':
       return {
         boxes: [],

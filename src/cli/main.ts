@@ -9,16 +9,22 @@ import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT } from '../packageRoot';
 import { type CommandResult, UsageError } from './cliErrors';
 import { DEFAULT_MODELS_DIR, DOCTOR_HELP, doctorCommand } from './doctorCommand';
+import {
+  MODEL_COMPILE_HELP,
+  MODEL_COMPILE_OPTIONS,
+  modelCompileCommand,
+} from './modelCompileCommand';
 import { MODEL_HELP, MODEL_IMPORT_HELP, modelImportCommand } from './modelImportCommand';
 
 export const MAIN_HELP = `usage: htp-perception <command> [options]
 
 commands:
   model import FILE.onnx [--name N]   write a manifest for an Ultralytics or AI Hub ONNX export
+  model compile NAME [--soc qcs6490]  compile for the HTP ahead of time (QNN context binary)
   doctor [--json] [--root DIR]        check the software stack and the HTP device, with fixes
 
 Every command takes --help. Exit code: 0 ok, 1 a check failed, 2 bad usage or input.
-(quantize and ahead-of-time compile for the HTP are planned, not yet here.)`;
+(quantize is planned, not yet here.)`;
 
 /** Thrown to stop with a help text: stdout and 0 when asked for, stderr and 2 when not. */
 class HelpRequest extends Error {
@@ -102,6 +108,10 @@ async function run(argv: string[]): Promise<CommandResult> {
       const [sub, ...subRest] = rest;
       if (sub === undefined) throw new HelpRequest(MODEL_HELP, false);
       if (sub === '-h' || sub === '--help') throw new HelpRequest(MODEL_HELP, true);
+      if (sub === 'compile') {
+        const p = parse(subRest, MODEL_COMPILE_OPTIONS, MODEL_COMPILE_HELP);
+        return modelCompileCommand(p.values, p.positionals);
+      }
       if (sub !== 'import')
         throw new UsageError(`unknown model command '${sub}' (see model --help)`);
       const p = parse(

@@ -9,9 +9,11 @@ export const MODEL_HELP = `usage: htp-perception model <command> ...
 commands:
   import FILE.onnx [--name N] [--force] [--json]
                   write FILE's manifest beside it (see 'model import --help')
-  (quantize and compile for the HTP come later)
+  compile NAME [--soc qcs6490] [--precision int8|fp32] [--json]
+                  compile for the HTP ahead of time (see 'model compile --help')
+  (quantize comes later)
 
-exit code: 0 ok, 2 bad usage or input`;
+exit code: 0 ok, 1 a check failed, 2 bad usage or input`;
 
 export const MODEL_IMPORT_HELP = `usage: htp-perception model import FILE.onnx [--name N] [--force] [--json]
 

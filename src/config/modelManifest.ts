@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { RETURNED_ELEMENT_TYPES } from '../engine/elementType';
 import type { ElementType } from '../engine/elementType';
 import { ConfigError, describeZodError } from './configError';
+import { findHtpSoc, HTP_SOC_NAMES } from './htpSocs';
 
 /**
  * The manifest that sits beside every model file (`<name>.manifest.json`): everything the engine
@@ -128,10 +129,28 @@ const provenance = z.strictObject({
   description: z.string().min(1),
 });
 
+/**
+ * An ahead-of-time QNN context binary (ONNX Runtime EP context model, `htp-perception model
+ * compile`): the graph already compiled for one SoC's HTP, loaded instead of the ONNX file.
+ */
+const htpContext = z.strictObject({
+  /** Relative to the manifest's folder, like the model files. */
+  file: z.string().min(1),
+  soc: z.enum(HTP_SOC_NAMES),
+  /** Which model file (files.fp32 or files.int8) it was compiled from. */
+  precision: z.enum(['fp32', 'int8']),
+  htpArch: z.number().int().positive(),
+  socModel: z.number().int().nonnegative(),
+  /** Of the source model file when compiled: a re-quantized model makes the binary stale. */
+  sourceSha256: z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits'),
+});
+export type HtpContextEntry = z.infer<typeof htpContext>;
+
 const files = z.strictObject({
   /** Paths relative to the manifest's folder. */
   fp32: z.string().min(1),
   int8: z.string().min(1).optional(),
+  htpContexts: z.array(htpContext).optional(),
 });
 
 const manifestObject = z.strictObject({
@@ -155,8 +174,30 @@ function issue(ctx: Ctx, field: (string | number)[], message: string): void {
   ctx.addIssue({ code: 'custom', path: field, message });
 }
 
+/** A context binary must name a known (arch, model) pair, a model file the manifest has, once. */
+function checkHtpContexts(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
+  const seen = new Set<string>();
+  (m.files.htpContexts ?? []).forEach((c, i) => {
+    const at = ['files', 'htpContexts', i];
+    const soc = findHtpSoc(c.soc);
+    if (soc && (soc.htpArch !== c.htpArch || soc.socModel !== c.socModel)) {
+      issue(
+        ctx,
+        at,
+        `${c.soc} is htp_arch ${soc.htpArch} / soc_model ${soc.socModel}, got ${c.htpArch} / ${c.socModel}`,
+      );
+    }
+    if (c.precision === 'int8' && m.files.int8 === undefined)
+      issue(ctx, [...at, 'precision'], 'int8 context binary but the manifest has no files.int8');
+    const key = `${c.soc}/${c.precision}`;
+    if (seen.has(key)) issue(ctx, at, `a second ${c.precision} context binary for ${c.soc}`);
+    seen.add(key);
+  });
+}
+
 /** Rules that tie task, family and output format together, so heads can trust the manifest. */
 function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
+  checkHtpContexts(m, ctx);
   const fmt = m.outputs.format;
   const allowed: Record<typeof m.family, readonly string[]> = {
     yolov8: ['ultralytics-packed', 'aihub-split'],

@@ -114,7 +114,7 @@ export const PERCEPTION_PARAMETERS = {
     z.string(),
     '',
     'session',
-    'pre-compiled HTP graph file for fast start (written on first load); empty: compile at start',
+    "pre-compiled HTP graph file for fast start (written on first load); empty: the manifest's binary for this SoC (htp-perception model compile), else compile at start",
   ),
   person_detector: spec(
     z.string(),
@@ -181,6 +181,24 @@ export const PERCEPTION_PARAMETERS = {
     30,
     'frame',
     'tracking: processed frames a lost track is kept (predicted) for its object to come back',
+  ),
+  annotated_max_rate_hz: spec(
+    z.number().min(0).max(1000),
+    10.0,
+    'frame',
+    'most pictures per second on ~/annotated and ~/annotated/compressed; 0 = one per result',
+  ),
+  annotated_max_width: spec(
+    z.number().int().min(0).max(16384),
+    1280,
+    'frame',
+    'wider annotated pictures are scaled down to this width (aspect kept); 0 = camera size',
+  ),
+  segmentation_color_opacity: spec(
+    z.number().min(0).max(1),
+    0.5,
+    'frame',
+    'semantic models: opacity of the VOC colours blended over the camera image on ~/segmentation/color',
   ),
   autostart: spec(
     z.boolean(),
@@ -249,6 +267,11 @@ export interface FrameOptions {
   readonly jpegQuality: number;
   /** The tracker's options while tracking is on; undefined when it is off. */
   readonly tracking: TrackerOptions | undefined;
+  /** 0: no limit. */
+  readonly annotatedMaxRateHz: number;
+  /** 0: the camera's width. */
+  readonly annotatedMaxWidth: number;
+  readonly segmentationColorOpacity: number;
 }
 
 export function frameOptions(c: PerceptionConfig): FrameOptions {
@@ -268,6 +291,9 @@ export function frameOptions(c: PerceptionConfig): FrameOptions {
           buffer: c.track_buffer,
         }
       : undefined,
+    annotatedMaxRateHz: c.annotated_max_rate_hz,
+    annotatedMaxWidth: c.annotated_max_width,
+    segmentationColorOpacity: c.segmentation_color_opacity,
   };
 }
 

@@ -43,12 +43,23 @@ export interface Frame {
   readonly encoding: FrameEncoding;
 }
 
+/** A region of the frame in source pixels (pixel i covers [i, i + 1)). */
 export interface Roi {
   readonly x: number;
   readonly y: number;
   readonly width: number;
   readonly height: number;
+  /**
+   * 'reject' (default): whole pixels inside the frame, resized as the preprocess options say.
+   * 'pad': any region overlapping the frame (fractional, may extend past its edges), stretched
+   * onto the whole input; input pixels whose centre maps outside the frame get `padValue` (the
+   * top-down crop of HRNet: the box keeps the input's aspect ratio, black beyond the image).
+   */
+  readonly outside?: 'reject' | 'pad';
 }
+
+/** Largest |x|, |y|, width and height of a 'pad' ROI (far beyond any real crop). */
+export const MAX_ROI_EXTENT = 1 << 20;
 
 export interface TensorInfo {
   readonly name: string;
@@ -283,7 +294,16 @@ export class EngineSession {
     this.voter.onRun();
     let r;
     try {
-      r = await this.native.run(frame, roi ?? null, {});
+      const nativeRoi = roi
+        ? {
+            x: roi.x,
+            y: roi.y,
+            width: roi.width,
+            height: roi.height,
+            outside: roi.outside ?? 'reject',
+          }
+        : null;
+      r = await this.native.run(frame, nativeRoi, {});
     } catch (err) {
       throw EngineError.fromNative(err);
     } finally {
@@ -347,6 +367,30 @@ function checkFrame(f: Frame): void {
 }
 
 function checkRoi(r: Roi, f: Frame): void {
+  const bad = (why: string): never => {
+    throw new EngineError(
+      'ERR_ROI_INVALID',
+      `roi ${r.x},${r.y} ${r.width}x${r.height} ${why} the ${f.width}x${f.height} frame`,
+    );
+  };
+  const outside = r.outside ?? 'reject';
+  if (outside !== 'reject' && outside !== 'pad') {
+    throw new EngineError(
+      'ERR_ROI_INVALID',
+      `roi.outside must be 'reject' or 'pad', got '${String(outside)}'`,
+    );
+  }
+  if (outside === 'pad') {
+    const sane =
+      [r.x, r.y, r.width, r.height].every(Number.isFinite) &&
+      r.width > 0 &&
+      r.height > 0 &&
+      Math.max(Math.abs(r.x), Math.abs(r.y), r.width, r.height) <= MAX_ROI_EXTENT;
+    if (!sane) bad('is empty, not finite or too large for');
+    if (r.x >= f.width || r.y >= f.height || r.x + r.width <= 0 || r.y + r.height <= 0)
+      bad('does not overlap');
+    return;
+  }
   const ok =
     [r.x, r.y, r.width, r.height].every(Number.isInteger) &&
     r.width > 0 &&
@@ -355,10 +399,5 @@ function checkRoi(r: Roi, f: Frame): void {
     r.y >= 0 &&
     r.x + r.width <= f.width &&
     r.y + r.height <= f.height;
-  if (!ok) {
-    throw new EngineError(
-      'ERR_ROI_INVALID',
-      `roi ${r.x},${r.y} ${r.width}x${r.height} is empty or outside the ${f.width}x${f.height} frame`,
-    );
-  }
+  if (!ok) bad('is empty or outside');
 }

@@ -70,6 +70,7 @@ export interface NativeRoi {
   y: number;
   width: number;
   height: number;
+  outside: 'reject' | 'pad';
 }
 
 export interface NativeSession {

@@ -11,20 +11,28 @@ export interface HrnetCropOptions {
 }
 
 /**
- * How one person box becomes an HRNet input. The crop region (centre, width, height in source
- * pixels) has the network's aspect ratio and may extend past the image; what lies outside is
- * black. Two equivalent descriptions of the warp are given:
- *  - `affine`: network (x, y) = (a*u + b*v + c, d*u + e*v + f) for source (u, v), for a
- *    warpAffine-style implementation (no rotation, so b = d = 0);
- *  - `transform`: the ImageTransform of the same warp with the crop clamped to the image and the
- *    part of the region left / above the image expressed as padX / padY (network pixels); the
- *    network area right of padX + crop.width * scaleX (and below) is black border too.
+ * How one person box becomes an HRNet input: the top-down affine crop of the HRNet authors and
+ * AI Hub. The region (centre, width, height in source pixels) has the network's aspect ratio and
+ * may extend past the image; it is mapped onto the whole input with one scale, and what lies
+ * outside the image is border (black, or the manifest's pad value), never stretched. The warp is
+ * given three equivalent ways:
+ *  - `region`: the engine ROI to run with `outside: 'pad'` (EngineSession.run);
+ *  - `affine`: network (x, y) = (a*u + b*v + c, d*u + e*v + f) for continuous source (u, v)
+ *    (pixel i covers [i, i + 1)), no rotation, so b = d = 0;
+ *  - `transform`: the ImageTransform the engine reports for that ROI (crop = region, no letterbox
+ *    padding), which heads use to map keypoints back: mapPointToSource inverts `affine` exactly.
  */
 export interface HrnetCrop {
   readonly centerX: number;
   readonly centerY: number;
   readonly width: number;
   readonly height: number;
+  readonly region: {
+    readonly x: number;
+    readonly y: number;
+    readonly width: number;
+    readonly height: number;
+  };
   readonly affine: readonly [number, number, number, number, number, number];
   readonly transform: ImageTransform;
 }
@@ -71,30 +79,29 @@ export function planHrnetCrop(
   h *= padding;
   const centerX = (x1 + x2) / 2;
   const centerY = (y1 + y2) / 2;
-  // w / h equals W / H, so one scale serves both axes.
-  const s = W / w;
   const left = centerX - w / 2;
   const top = centerY - h / 2;
-  const cx0 = Math.min(Math.max(left, 0), srcWidth);
-  const cy0 = Math.min(Math.max(top, 0), srcHeight);
-  const cx1 = Math.min(Math.max(left + w, 0), srcWidth);
-  const cy1 = Math.min(Math.max(top + h, 0), srcHeight);
+  // Computed as the engine computes them (input size / region size), so the transform below is
+  // bit-for-bit the one a run reports. w / h equals W / H up to rounding: one scale per axis.
+  const sx = W / w;
+  const sy = H / h;
   return {
     centerX,
     centerY,
     width: w,
     height: h,
-    affine: [s, 0, -left * s, 0, s, -top * s],
+    region: { x: left, y: top, width: w, height: h },
+    affine: [sx, 0, -left * sx, 0, sy, -top * sy],
     transform: {
       srcWidth,
       srcHeight,
-      crop: { x: cx0, y: cy0, width: cx1 - cx0, height: cy1 - cy0 },
+      crop: { x: left, y: top, width: w, height: h },
       dstWidth: W,
       dstHeight: H,
-      scaleX: s,
-      scaleY: s,
-      padX: (cx0 - left) * s,
-      padY: (cy0 - top) * s,
+      scaleX: sx,
+      scaleY: sy,
+      padX: 0,
+      padY: 0,
     },
   };
 }

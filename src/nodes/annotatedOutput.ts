@@ -2,7 +2,7 @@ import type * as Rclnodejs from 'rclnodejs';
 import type { AnnotatedSinks } from '../annotate/annotatedStream';
 import { encodeCompressedImage } from '../ros/compressedImageCodec';
 import { encodeImage } from '../ros/imageCodec';
-import { makeQos } from '../ros/qosProfile';
+import { createOutputPublisher, IMAGE_QOS } from '../ros/publisherQos';
 import type { RosHeader } from '../ros/rosHeader';
 
 /**
@@ -17,12 +17,13 @@ export class AnnotatedOutput implements AnnotatedSinks<RosHeader> {
     rcl: typeof Rclnodejs,
     private readonly node: Rclnodejs.Node,
   ) {
-    const sensor = { qos: makeQos(rcl, 'sensor_data') };
-    this.raw = node.createPublisher('sensor_msgs/msg/Image', '~/annotated', sensor);
-    this.jpeg = node.createPublisher(
+    this.raw = createOutputPublisher(rcl, node, 'sensor_msgs/msg/Image', '~/annotated', IMAGE_QOS);
+    this.jpeg = createOutputPublisher(
+      rcl,
+      node,
       'sensor_msgs/msg/CompressedImage',
       '~/annotated/compressed',
-      sensor,
+      IMAGE_QOS,
     );
   }
 

@@ -2,7 +2,7 @@ import type * as Rclnodejs from 'rclnodejs';
 import { encodeImage } from '../ros/imageCodec';
 import { stampNow } from '../ros/rosHeader';
 import { encodeCompressedImage } from '../ros/compressedImageCodec';
-import { makeQos } from '../ros/qosProfile';
+import { createOutputPublisher, IMAGE_QOS } from '../ros/publisherQos';
 import { declareParameters } from '../ros/nodeParameters';
 import {
   IMAGE_SOURCE_DEFAULTS,
@@ -29,13 +29,22 @@ export class ImageSourceNode {
   constructor(rcl: typeof Rclnodejs, name = 'image_source') {
     this.node = new rcl.Node(name);
     this.config = parseImageSourceConfig(declareParameters(rcl, this.node, IMAGE_SOURCE_DEFAULTS));
-    const qos = { qos: makeQos(rcl, 'sensor_data') };
-    this.rawPub = this.node.createPublisher('sensor_msgs/msg/Image', 'image', qos);
+    // A camera's output like any other: reliable keep-last 1 matches default-QoS viewers and
+    // sensor-data subscribers (the perception nodes' input_qos default) alike.
+    this.rawPub = createOutputPublisher(
+      rcl,
+      this.node,
+      'sensor_msgs/msg/Image',
+      'image',
+      IMAGE_QOS,
+    );
     if (this.config.publish_compressed) {
-      this.jpegPub = this.node.createPublisher(
+      this.jpegPub = createOutputPublisher(
+        rcl,
+        this.node,
         'sensor_msgs/msg/CompressedImage',
         'image/compressed',
-        qos,
+        IMAGE_QOS,
       );
     }
   }

@@ -1,6 +1,4 @@
 import type * as Rclnodejs from 'rclnodejs';
-import { AnnotatedStream } from '../annotate/annotatedStream';
-import { resultAnnotation } from '../annotate/resultAnnotation';
 import { ConfigError } from '../config/configError';
 import {
   frameOptions,
@@ -22,10 +20,11 @@ import type { RosHeader } from '../ros/rosHeader';
 import { stampNow } from '../ros/rosHeader';
 import { ThrottledWarnings } from '../ros/throttledWarnings';
 import { collectGarbage } from '../util/collectGarbage';
-import { AnnotatedOutput } from './annotatedOutput';
+import { ImageAnnotationsOutput } from './imageAnnotationsOutput';
 import { LatestFrameMailbox } from './latestFrameMailbox';
 import { nodeDiagnostics } from './nodeDiagnostics';
 import { NodeStats } from './nodeStats';
+import { OperatorView } from './operatorView';
 import type { PipelineRegistry } from './pipelineRegistry';
 import { TaskPublishers } from './taskPublishers';
 
@@ -46,8 +45,9 @@ interface Configured {
   readonly config: PerceptionConfig;
   readonly pipeline: PerceptionPipeline;
   readonly outputs: TaskPublishers;
-  readonly annotatedOutput: AnnotatedOutput;
-  readonly annotated: AnnotatedStream<RosHeader>;
+  readonly view: OperatorView;
+  /** ~/annotations for Foxglove; none for semantic maps (no boxes to draw). */
+  readonly annotations: ImageAnnotationsOutput | undefined;
 }
 
 /** Active state: everything activate started and deactivate stops. */
@@ -127,7 +127,8 @@ export class PerceptionNode {
         intake: this.active?.lease?.counters,
         droppedStale: this.droppedBefore + (this.active?.mailbox.dropped ?? 0),
         stats: this.stats,
-        annotated: this.configured?.annotated.stats,
+        view: this.configured?.view.stats,
+        annotations: this.configured?.annotations?.stats,
       }),
     );
   }
@@ -195,14 +196,19 @@ export class PerceptionNode {
       );
       const rcl = this.ctx.rcl;
       const outputs = new TaskPublishers(rcl, this.node, pipeline.task);
-      const annotatedOutput = new AnnotatedOutput(rcl, this.node);
-      const annotated = new AnnotatedStream<RosHeader>(
-        annotatedOutput,
-        () => pipeline.frameOptions.jpegQuality,
-        (encoding) => this.warnUndrawable(encoding),
+      const view = new OperatorView(rcl, this.node, pipeline, (encoding) =>
+        this.warnUndrawable(encoding),
       );
-      outputs.publishLabels(pipeline.model.manifest.classNames, config.score_threshold);
-      this.configured = { config, pipeline, outputs, annotatedOutput, annotated };
+      const manifest = pipeline.model.manifest;
+      const annotations =
+        pipeline.task === 'semantic'
+          ? undefined
+          : new ImageAnnotationsOutput(rcl, this.node, {
+              classNames: manifest.classNames,
+              skeleton: manifest.keypoints?.skeleton ?? [],
+            });
+      outputs.publishLabels(manifest.classNames, config.score_threshold);
+      this.configured = { config, pipeline, outputs, view, annotations };
       this.configureError = '';
       this.stats.clearTimings();
       this.logPlacement(pipeline, config);
@@ -218,7 +224,7 @@ export class PerceptionNode {
       const r = m.providerReport;
       const role = m === pipeline.model ? 'model' : 'person detector';
       log.info(
-        `${role} ${m.name} (${c.precision}) on ${c.provider}: nodes by provider ${JSON.stringify(r.nodesByProvider)}${r.note ? ` (${r.note})` : ''}`,
+        `${role} ${m.name} (${c.precision}) on ${c.provider}${r.modelSource === 'context_cache' ? ` from the compiled context binary ${m.session.options.htp.context_cache ?? ''}` : ''}: nodes by provider ${JSON.stringify(r.nodesByProvider)}${r.note ? ` (${r.note})` : ''}`,
       );
       if (r.cpuInt8Saturates) {
         log.warn(
@@ -266,7 +272,7 @@ export class PerceptionNode {
     this.droppedBefore += a.mailbox.dropped;
     this.active = undefined;
     const c = this.configured;
-    await c?.annotated.idle();
+    await c?.view.idle();
     for (const m of c?.pipeline.models ?? []) m.session.releasePower();
   }
 
@@ -276,7 +282,8 @@ export class PerceptionNode {
     this.configured = undefined;
     c.pipeline.dispose();
     c.outputs.destroy();
-    c.annotatedOutput.destroy();
+    c.view.destroy();
+    c.annotations?.destroy();
     collectGarbage();
   }
 
@@ -316,7 +323,8 @@ export class PerceptionNode {
       const { result, timings } = await c.pipeline.run(frame, work.persons);
       const header = work.frame.header;
       const t0 = performance.now();
-      c.outputs.publish(result, header, frame.width, frame.height);
+      const sent = c.outputs.publish(result, header, frame.width, frame.height);
+      c.annotations?.offer(sent, frame.width, frame.height);
       const published = performance.now();
       const s = this.stats;
       s.processed++;
@@ -325,7 +333,8 @@ export class PerceptionNode {
       s.sample('inference', timings.inferenceMs);
       s.sample('head', timings.headMs);
       s.sample('publish', published - t0);
-      s.sample('stamp_to_publish', this.msSinceStamp(header));
+      const latency = this.msSinceStamp(header);
+      s.sample('stamp_to_publish', latency);
       if (result.task === 'detect' && this.ctx.pipelines.followed(this.name)) {
         this.ctx.pipelines.handOver(this.name, {
           frame: work.frame,
@@ -336,11 +345,7 @@ export class PerceptionNode {
           },
         });
       }
-      c.annotated.offer(
-        frame,
-        () => resultAnnotation(result, c.pipeline.model.manifest, frame.width, frame.height),
-        header,
-      );
+      c.view.show(frame, result, header, latency);
     } catch (e) {
       // A frame the engine or a head refuses is counted and reported; the node carries on.
       const kind =

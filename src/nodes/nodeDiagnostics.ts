@@ -1,9 +1,10 @@
-import type { AnnotatedStreamStats } from '../annotate/annotatedStream';
 import type { PerceptionPipeline } from '../pipeline/perceptionPipeline';
 import { DIAG_ERROR, DIAG_OK, DIAG_WARN, DiagnosticReport } from '../ros/diagnosticsPublisher';
 import type { IntakeCounters } from '../ros/imageIntake';
 import type { PrimaryState } from '../ros/managedNode';
+import type { ImageAnnotationsStats } from './imageAnnotationsOutput';
 import type { NodeStats } from './nodeStats';
+import type { OperatorViewStats } from './operatorView';
 
 export interface NodeDiagnosticsInput {
   readonly state: PrimaryState;
@@ -18,7 +19,9 @@ export interface NodeDiagnosticsInput {
   readonly intake: IntakeCounters | undefined;
   readonly droppedStale: number;
   readonly stats: NodeStats;
-  readonly annotated: AnnotatedStreamStats | undefined;
+  readonly view: OperatorViewStats | undefined;
+  /** ~/annotations; undefined when the node has none (semantic) or is not configured. */
+  readonly annotations?: ImageAnnotationsStats | undefined;
 }
 
 const ms = (v: number): string => (Number.isFinite(v) ? v.toFixed(2) : '');
@@ -41,6 +44,10 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     model: pipeline?.name ?? d.model,
     requested_provider: d.requestedProvider,
     nodes_by_provider: JSON.stringify(placement),
+    // onnx (graph compiled at configure) or context_cache (an ahead-of-time compiled binary).
+    model_source: JSON.stringify(
+      Object.fromEntries(models.map((m) => [m.name, m.providerReport.modelSource])),
+    ),
     cpu_int8_kernels: pipeline?.model.providerReport.cpuInt8Kernels ?? '',
     input: d.input,
     input_hz: inputHz.toFixed(2),
@@ -57,8 +64,15 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     power_state: power?.state ?? 'released',
     power_votes_up: power?.votesUp ?? 0,
     power_vote_failures: power?.voteFailures ?? 0,
-    annotated_rendered: d.annotated?.rendered ?? 0,
-    annotated_skipped: d.annotated?.skipped ?? 0,
+    annotated_rendered: d.view?.annotated.rendered ?? 0,
+    annotated_skipped: d.view?.annotated.skipped ?? 0,
+    annotated_unwatched: d.view?.annotated.unwatched ?? 0,
+    annotated_rate_limited: d.view?.annotated.rateLimited ?? 0,
+    annotated_failed: d.view?.annotated.failed ?? 0,
+    segmentation_color_published: d.view?.segmentationColor?.published ?? 0,
+    segmentation_color_unwatched: d.view?.segmentationColor?.unwatched ?? 0,
+    annotations_published: d.annotations?.published ?? 0,
+    annotations_unwatched: d.annotations?.unwatched ?? 0,
   };
   for (const stage of ['preprocess', 'inference', 'head', 'publish'] as const) {
     values[`${stage}_ms_p50`] = ms(stats.percentile(stage, 50));

@@ -2,7 +2,7 @@ import type * as Rclnodejs from 'rclnodejs';
 import { ImageIntake, IntakeFrame } from '../ros/imageIntake';
 import { encodeImage } from '../ros/imageCodec';
 import { encodeCompressedImage } from '../ros/compressedImageCodec';
-import { makeQos } from '../ros/qosProfile';
+import { createOutputPublisher, IMAGE_QOS } from '../ros/publisherQos';
 import { declareParameters } from '../ros/nodeParameters';
 import {
   parsePassThroughConfig,
@@ -43,11 +43,14 @@ export class PassThroughNode {
     const config: PassThroughConfig = parsePassThroughConfig(
       declareParameters(rcl, this.node, PASS_THROUGH_DEFAULTS),
     );
-    const qos = { qos: makeQos(rcl, 'reliable', 5) };
+    // Depth 5 as before: the relay is measured for delivery, not only for the newest frame.
+    const qos = { ...IMAGE_QOS, depth: 5 };
     if (config.input_transport === 'raw') {
-      this.rawOut = this.node.createPublisher('sensor_msgs/msg/Image', '~/image', qos);
+      this.rawOut = createOutputPublisher(rcl, this.node, 'sensor_msgs/msg/Image', '~/image', qos);
     } else {
-      this.compressedOut = this.node.createPublisher(
+      this.compressedOut = createOutputPublisher(
+        rcl,
+        this.node,
         'sensor_msgs/msg/CompressedImage',
         '~/image/compressed',
         qos,

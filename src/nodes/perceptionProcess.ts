@@ -64,8 +64,12 @@ export const PERCEPTION_HELP = {
     'in:  image (sensor_msgs/Image) or image/compressed, or the detections of person_source',
     'out: by the model task: ~/detections (vision_msgs/Detection2DArray), ~/labels (LabelInfo,',
     '     transient local), ~/poses (htp_perception/PersonPoseArray), ~/instances (mono16),',
-    '     ~/segmentation (mono8); ~/annotated and ~/annotated/compressed (JPEG) only while',
-    '     subscribed; /diagnostics; lifecycle: ~/change_state, ~/get_state, ~/transition_event',
+    '     ~/segmentation (mono8), ~/segmentation/color (rgb8 overlay, only while subscribed);',
+    '     ~/annotated and ~/annotated/compressed (JPEG, with a processor/fps/latency badge) and',
+    '     ~/annotations (foxglove_msgs/ImageAnnotations, not for semantic) only while subscribed;',
+    '     /diagnostics; lifecycle: ~/change_state, ~/get_state, ~/transition_event',
+    'qos: outputs are reliable keep-last; override each at start with',
+    '     qos_overrides.<topic>.publisher.{reliability,durability,history,depth}',
   ],
 };
 

@@ -2,8 +2,9 @@ import type * as Rclnodejs from 'rclnodejs';
 import { buildInstanceIdImage } from '../heads/buildInstanceIdImage';
 import type { PipelineResult } from '../pipeline/modelPipeline';
 import type { Task } from '../pipeline/perceptionPipeline';
+import type { PublishedResult } from '../ros/imageAnnotations';
 import { encodeImage } from '../ros/imageCodec';
-import { makeQos } from '../ros/qosProfile';
+import { createOutputPublisher, IMAGE_QOS, LATCHED_QOS, RESULT_QOS } from '../ros/publisherQos';
 import type { RosHeader } from '../ros/rosHeader';
 import { stampNow } from '../ros/rosHeader';
 import { detectionId } from '../heads/detectionId';
@@ -16,9 +17,9 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
  * The result topics of one node, by its model's task, each message carrying the image's header:
  *  - detect:   ~/detections (vision_msgs/Detection2DArray), ~/labels (LabelInfo, transient local)
  *  - segment:  the same plus ~/instances (mono16, pixel = Detection2D.id, 0 = background)
- * Detection2D.id is the track id when the node tracks, else the position in the array.
  *  - pose:     ~/poses (htp_perception/PersonPoseArray)
  *  - semantic: ~/segmentation (mono8 class index per pixel) and ~/labels
+ * Detection2D.id is the track id when the node tracks, else the position in the array.
  */
 export class TaskPublishers {
   private readonly detections: Rclnodejs.Publisher<'vision_msgs/msg/Detection2DArray'> | undefined;
@@ -31,29 +32,40 @@ export class TaskPublishers {
     private readonly node: Rclnodejs.Node,
     task: Task,
   ) {
-    const out = { qos: makeQos(rcl, 'reliable', 5) };
     if (task === 'detect' || task === 'segment') {
-      this.detections = node.createPublisher(
+      this.detections = createOutputPublisher(
+        rcl,
+        node,
         'vision_msgs/msg/Detection2DArray',
         '~/detections',
-        out,
+        RESULT_QOS,
       );
     }
     if (task !== 'pose') {
-      const latched = makeQos(rcl, 'reliable', 1);
-      latched.durability = rcl.QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_TRANSIENT_LOCAL;
-      this.labels = node.createPublisher('vision_msgs/msg/LabelInfo', '~/labels', {
-        qos: latched,
-      });
+      this.labels = createOutputPublisher(
+        rcl,
+        node,
+        'vision_msgs/msg/LabelInfo',
+        '~/labels',
+        LATCHED_QOS,
+      );
     }
     if (task === 'pose') {
-      this.poses = node.createPublisher('htp_perception/msg/PersonPoseArray', '~/poses', out);
+      this.poses = createOutputPublisher(
+        rcl,
+        node,
+        'htp_perception/msg/PersonPoseArray',
+        '~/poses',
+        RESULT_QOS,
+      );
     }
     if (task === 'segment' || task === 'semantic') {
-      this.mask = node.createPublisher(
+      this.mask = createOutputPublisher(
+        rcl,
+        node,
         'sensor_msgs/msg/Image',
         task === 'segment' ? '~/instances' : '~/segmentation',
-        out,
+        IMAGE_QOS,
       );
     }
   }
@@ -65,13 +77,22 @@ export class TaskPublishers {
     );
   }
 
-  publish(r: PipelineResult, header: RosHeader, width: number, height: number): void {
+  /** Publishes a result; returns the detections or poses message sent, for ~/annotations. */
+  publish(
+    r: PipelineResult,
+    header: RosHeader,
+    width: number,
+    height: number,
+  ): PublishedResult | undefined {
     switch (r.task) {
-      case 'detect':
-        this.detections?.publish(detection2DArray(header, r.detections));
-        return;
+      case 'detect': {
+        const msg = detection2DArray(header, r.detections);
+        this.detections?.publish(msg);
+        return { kind: 'detections', msg };
+      }
       case 'segment': {
-        this.detections?.publish(detection2DArray(header, r.instances));
+        const msg = detection2DArray(header, r.instances);
+        this.detections?.publish(msg);
         const ids = buildInstanceIdImage(
           r.instances.map((i) => i.mask),
           width,
@@ -89,11 +110,13 @@ export class TaskPublishers {
             data: new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength),
           }),
         );
-        return;
+        return { kind: 'instances', msg };
       }
-      case 'pose':
-        this.poses?.publish(personPoseArray(header, r.poses));
-        return;
+      case 'pose': {
+        const msg = personPoseArray(header, r.poses);
+        this.poses?.publish(msg);
+        return { kind: 'poses', msg };
+      }
       case 'semantic':
         this.mask?.publish(
           encodeImage({
@@ -105,7 +128,7 @@ export class TaskPublishers {
             data: r.map.data,
           }),
         );
-        return;
+        return undefined;
     }
   }
 

@@ -1,6 +1,7 @@
 import type { EngineOptionsInput } from '../engine/engineOptions';
 import type { ModelManifest } from '../config/modelManifest';
 import { ConfigError } from '../config/configError';
+import { selectHtpContext } from './selectHtpContext';
 
 export type Precision = 'fp32' | 'int8';
 
@@ -20,7 +21,8 @@ export function modelFileFor(m: ModelManifest, precision: Precision): string {
 }
 
 /**
- * Engine options from a manifest. The manifest states normalization as
+ * Engine options from a manifest (with its compiled HTP context binary when one fits, see
+ * selectHtpContext). The manifest states normalization as
  * value = (pixel * scale - mean) / std with pixel in 0..255; the engine takes
  * value = (pixel - mean') / std', so mean' = mean / scale and std' = std / scale.
  */
@@ -30,6 +32,8 @@ export function manifestEngineOptions(
 ): EngineOptionsInput {
   const n = m.input.normalization;
   const resize = m.input.resize;
+  const context = selectHtpContext(m, choices);
+  const htp = context ? { ...choices.htp, context_cache: context.path } : choices.htp;
   return {
     model: modelFileFor(m, choices.precision),
     provider: choices.provider,
@@ -49,6 +53,6 @@ export function manifestEngineOptions(
       std: [n.std[0] / n.scale, n.std[1] / n.scale, n.std[2] / n.scale],
       ...(m.input.quantization ? { inputQuantization: m.input.quantization } : {}),
     },
-    ...(choices.htp ? { htp: choices.htp } : {}),
+    ...(htp ? { htp } : {}),
   };
 }

@@ -26,6 +26,7 @@ import { decodeDeeplab } from '../heads/decodeDeeplab';
 import { planHrnetCrop } from '../heads/planHrnetCrop';
 import type { YoloOutputs } from '../heads/yoloCandidateSource';
 import { manifestEngineOptions, RuntimeChoices } from './manifestEngineOptions';
+import { checkHtpContext, selectHtpContext } from './selectHtpContext';
 
 export interface Thresholds {
   /** Keep detections scoring above this (YOLO heads). */
@@ -95,6 +96,8 @@ export class ModelPipeline {
   ): Promise<ModelPipeline> {
     const manifest = resolveModelManifest(manifestPath);
     requireModelFiles(manifest);
+    const context = selectHtpContext(manifest, choices);
+    if (context) checkHtpContext(manifest, context);
     const session = await EngineSession.load(manifestEngineOptions(manifest, choices));
     try {
       checkManifestAgainstModel(
@@ -204,9 +207,10 @@ export class ModelPipeline {
   }
 
   /**
-   * HRNet top-down: one engine run per person on the crop the planner chose. The engine crops a
-   * region inside the image, so the planned region is clamped to the image; the engine's own
-   * transform maps the heatmaps back, so coordinates stay exact even where the crop was clamped.
+   * HRNet top-down: one engine run per person on the crop the planner chose (the box widened to
+   * the network's aspect ratio and padded by 1.25). The engine warps that region onto the input
+   * with the image's outside as black border ('pad' ROI), so a person at the image edge is not
+   * stretched; its transform maps the heatmaps back exactly.
    */
   private async runTopDown(
     frame: Frame,
@@ -230,12 +234,10 @@ export class ModelPipeline {
         inputWidth: m.input.width,
         inputHeight: m.input.height,
       });
-      const x1 = Math.max(0, Math.floor(plan.centerX - plan.width / 2));
-      const y1 = Math.max(0, Math.floor(plan.centerY - plan.height / 2));
-      const x2 = Math.min(frame.width, Math.ceil(plan.centerX + plan.width / 2));
-      const y2 = Math.min(frame.height, Math.ceil(plan.centerY + plan.height / 2));
-      if (x2 - x1 < 1 || y2 - y1 < 1) continue;
-      const r = await this.session.run(frame, { x: x1, y: y1, width: x2 - x1, height: y2 - y1 });
+      const { x, y, width, height } = plan.region;
+      // A box wholly outside the frame (a detector in another resolution) has nothing to see.
+      if (x >= frame.width || y >= frame.height || x + width <= 0 || y + height <= 0) continue;
+      const r = await this.session.run(frame, { ...plan.region, outside: 'pad' });
       runTimings.push(r.timings);
       const h0 = performance.now();
       const [keypoints] = decodeHrnetHeatmaps(byName(r.outputs, spec.name, m.name), [r.transform], {

@@ -102,6 +102,9 @@ export function declareDescribedParameters(
   return out;
 }
 
+/** Publisher QoS overrides (publisherQos.ts): read-only, like rclcpp's. */
+const QOS_OVERRIDE_PREFIX = 'qos_overrides.';
+
 /** Decides on a set of parameter changes: a reason to refuse them, or '' to accept. */
 export type ParameterGate = (changes: Readonly<Record<string, ParameterValue>>) => string;
 
@@ -129,6 +132,9 @@ export function gateParameterChanges(
     if (!declaring) {
       const changes: Record<string, ParameterValue> = {};
       for (const p of params) {
+        if (p.name.startsWith(QOS_OVERRIDE_PREFIX)) {
+          return { successful: false, reason: `${p.name} is read-only: set it at start` };
+        }
         const s = specs[p.name];
         if (!s) continue;
         const want = typeCode(rcl, rosType(s));

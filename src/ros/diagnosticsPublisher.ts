@@ -1,4 +1,5 @@
 import type * as Rclnodejs from 'rclnodejs';
+import { createOutputPublisher, RESULT_QOS } from './publisherQos';
 import { stampNow } from './rosHeader';
 
 /** diagnostic_msgs/DiagnosticStatus levels. */
@@ -30,7 +31,13 @@ export class DiagnosticsPublisher {
     private readonly report: () => DiagnosticReport,
     periodS = 1.0,
   ) {
-    this.publisher = node.createPublisher('diagnostic_msgs/msg/DiagnosticArray', '/diagnostics');
+    this.publisher = createOutputPublisher(
+      rcl,
+      node,
+      'diagnostic_msgs/msg/DiagnosticArray',
+      '/diagnostics',
+      RESULT_QOS,
+    );
     this.messageClass = rcl.require(
       'diagnostic_msgs/msg/DiagnosticArray',
     ) as unknown as DiagnosticArrayClass;

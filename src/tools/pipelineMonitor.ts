@@ -3,12 +3,14 @@
  * pipelines over ROS 2 like an operator would. Per pipeline: result messages per second, latency
  * from the image stamp to arrival, what it finds (detections per class from LabelInfo, people and
  * keypoints, segmented classes), where its models run (from its diagnostics), and its annotated
- * JPEG stream (the last frame saved to DIR/<pipeline>.jpg). Exit code 1 when a pipeline published
- * nothing.
+ * JPEG stream (the last frame saved to DIR/<pipeline>.jpg). With --contact-sheet FILE, a PNG of the
+ * last annotated frames of every pipeline and the semantic colour view. Exit code 1 when a
+ * pipeline published nothing.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as Rclnodejs from 'rclnodejs';
+import { contactSheet, SheetTile } from '../annotate/contactSheet';
 import { decodeCompressedImage } from '../ros/compressedImageCodec';
 import { decodeImage } from '../ros/imageCodec';
 import { makeQos } from '../ros/qosProfile';
@@ -20,19 +22,28 @@ type Stamp = { sec: number; nanosec: number };
 type Detections = Rclnodejs.vision_msgs.msg.Detection2DArray;
 type Poses = Rclnodejs.htp_perception.msg.PersonPoseArray;
 
+/** Annotated frames per pipeline on the contact sheet. */
+const SHEET_FRAMES = 3;
+
 class Watch {
   messages = 0;
   readonly latencies: number[] = [];
   readonly finds = new Map<string, number>();
   readonly classNames = new Map<string, string>();
   jpegs = 0;
-  lastJpeg: Uint8Array | undefined;
+  /** The newest annotated JPEGs, oldest first. */
+  readonly recentJpegs: Uint8Array[] = [];
+  lastColor: { width: number; height: number; data: Uint8Array } | undefined;
   placement = '';
   inferenceP50 = '';
 
   received(stamp: Stamp): void {
     this.messages++;
     this.latencies.push(Date.now() - (stamp.sec * 1000 + stamp.nanosec / 1e6));
+  }
+
+  get lastJpeg(): Uint8Array | undefined {
+    return this.recentJpegs[this.recentJpegs.length - 1];
   }
 
   found(what: string, n = 1): void {
@@ -89,7 +100,18 @@ function watchPipeline(rcl: typeof Rclnodejs, node: Rclnodejs.Node, name: string
     { isRaw: true, qos: makeQos(rcl, 'sensor_data') },
     (buf: unknown) => {
       w.jpegs++;
-      w.lastJpeg = Uint8Array.from(decodeCompressedImage(buf as Buffer).data);
+      w.recentJpegs.push(Uint8Array.from(decodeCompressedImage(buf as Buffer).data));
+      if (w.recentJpegs.length > SHEET_FRAMES) w.recentJpegs.shift();
+    },
+  );
+  node.createSubscription(
+    'sensor_msgs/msg/Image',
+    `/${name}/segmentation/color`,
+    { isRaw: true, qos: makeQos(rcl, 'sensor_data') },
+    (buf: unknown) => {
+      const img = decodeImage(buf as Buffer);
+      if (img.encoding !== 'rgb8' || img.step !== img.width * 3) return;
+      w.lastColor = { width: img.width, height: img.height, data: Uint8Array.from(img.data) };
     },
   );
   return w;
@@ -99,7 +121,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const at = (f: string): string | undefined =>
     args.includes(f) ? args[args.indexOf(f) + 1] : undefined;
-  const valued = new Set([at('--seconds'), at('--save')]);
+  const valued = new Set([at('--seconds'), at('--save'), at('--contact-sheet')]);
   const names = args.filter((a) => !a.startsWith('--') && !valued.has(a));
   if (names.length === 0) names.push('detector');
   const seconds = Number(at('--seconds') ?? 10);
@@ -139,9 +161,29 @@ async function main(): Promise<void> {
       process.stdout.write(`last annotated frame of ${name} saved to ${file}\n`);
     }
   }
+  const sheet = at('--contact-sheet');
+  if (sheet) await writeContactSheet(sheet, watches);
   node.destroy();
   rcl.shutdown();
   process.exit([...watches.values()].every((w) => w.messages > 0) ? 0 : 1);
+}
+
+async function writeContactSheet(file: string, watches: Map<string, Watch>): Promise<void> {
+  const tiles: SheetTile[] = [];
+  for (const [name, w] of watches) {
+    const n = w.recentJpegs.length;
+    w.recentJpegs.forEach((jpeg, i) =>
+      tiles.push({ caption: `${name}: annotated, frame -${n - 1 - i}`, image: jpeg }),
+    );
+    if (w.lastColor) tiles.push({ caption: `${name}: segmentation/color`, image: w.lastColor });
+  }
+  if (tiles.length === 0) {
+    process.stdout.write('no annotated frame arrived: no contact sheet\n');
+    return;
+  }
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  fs.writeFileSync(file, await contactSheet(tiles));
+  process.stdout.write(`contact sheet (${tiles.length} pictures) saved to ${file}\n`);
 }
 
 if (require.main === module) runMain(main);

@@ -13,7 +13,26 @@ export interface DetectionsMsg {
 export interface PosesMsg {
   stamp: [number, number];
   frame_id: string;
-  poses: { box: [number, number, number, number]; keypoints: number }[];
+  poses: {
+    box: [number, number, number, number];
+    keypoints: number;
+    /** [x, y, score] per keypoint. */
+    points: [number, number, number][];
+  }[];
+}
+/** foxglove_msgs/ImageAnnotations, summarized by ros_client.py. */
+export interface AnnotationsMsg {
+  stamp: [number, number];
+  metadata: Record<string, string>;
+  circles: number;
+  points: {
+    type: number;
+    points: [number, number][];
+    colors: number;
+    thickness: number;
+    metadata: Record<string, string>;
+  }[];
+  texts: { text: string; position: [number, number]; font_size: number }[];
 }
 export interface ImageMsg {
   stamp: [number, number];
@@ -44,7 +63,19 @@ export interface Descriptor {
   range: [number, number] | null;
 }
 
-type Kind = 'detections' | 'poses' | 'image' | 'events';
+type Kind = 'detections' | 'poses' | 'image' | 'events' | 'annotations';
+/** A message with a header, summarized by the fields it has (kind `stamped` of ros_client.py). */
+export interface StampedMsg {
+  stamp: [number, number];
+  frame_id: string;
+  encoding?: string;
+  format?: string;
+  width?: number;
+  height?: number;
+  bytes?: number;
+}
+/** Subscription QoS: ROS 2's default (reliable, volatile), sensor data, or transient local. */
+export type WatchQos = 'default' | 'sensor' | 'latched';
 type Answer = Record<string, unknown> & { id: number; error?: string };
 
 /**
@@ -117,6 +148,24 @@ export class RosClient {
 
   async watch(topic: string, kind: Kind, sensor = false): Promise<void> {
     await this.call('watch', { topic, kind, sensor });
+  }
+
+  /**
+   * Subscribes to `topic` (any message type with a header) with `qos`, recording under `key`, so
+   * one topic can be watched with several QoS profiles at once.
+   */
+  async watchAs(key: string, topic: string, type: string, qos: WatchQos): Promise<void> {
+    await this.call('watch', { key, topic, kind: 'stamped', type, qos });
+  }
+
+  /** How many times the watch `key` met a publisher offering incompatible QoS. */
+  async incompatibleQos(key: string): Promise<number> {
+    return (await this.call<{ count: number }>('incompatible', { key })).count;
+  }
+
+  /** Drops the subscription `watch` made (the publisher then counts one subscriber less). */
+  async unwatch(topic: string): Promise<void> {
+    await this.call('unwatch', { topic });
   }
 
   /** Messages received on `topic` since the last take or clear (waits for at least `count`). */

@@ -172,6 +172,33 @@ describe('native addon boundary', function () {
         /^roi\.height: expected number$/,
       ],
       [
+        'an unknown roi.outside',
+        () =>
+          s.run(frame('rgb8'), { x: 0, y: 0, width: 4, height: 4, outside: 'wrap' } as never, {}),
+        'RangeError',
+        'ERR_ROI_INVALID',
+        /^roi\.outside: expected reject\|pad, got 'wrap'$/,
+      ],
+      [
+        'a pad roi far outside the frame, checked on the worker without overflow',
+        () =>
+          s.run(
+            frame('rgb8'),
+            { x: 1e300, y: -1e300, width: 1e300, height: 4, outside: 'pad' },
+            {},
+          ),
+        'Error',
+        'ERR_ROI_INVALID',
+        /is empty, too large or does not overlap/,
+      ],
+      [
+        'a fractional roi without pad, checked on the worker',
+        () => s.run(frame('rgb8'), { x: 0.5, y: 0, width: 2, height: 2, outside: 'reject' }, {}),
+        'Error',
+        'ERR_ROI_INVALID',
+        /not whole pixels/,
+      ],
+      [
         'a bad geometry found on the worker',
         () => s.run({ ...frame('rgb8'), step: 4 }, null, {}),
         'Error',

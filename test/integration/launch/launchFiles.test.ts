@@ -5,9 +5,19 @@ import * as path from 'node:path';
 import { PERCEPTION_PARAMETERS } from '../../../src/config/perceptionConfig';
 import { repoPath } from '../../support/paths';
 
+interface ForeignNode {
+  package: string;
+  executable: string;
+  arguments: string[];
+  condition: string;
+}
+
 interface LaunchFacts {
   arguments: Record<string, string | null>;
+  /** This package's executables. */
   executables: string[];
+  /** Nodes of other packages (rviz2), started only when asked. */
+  foreign: ForeignNode[];
   files: string[];
   parameters: string[];
   conditions: string[];
@@ -30,6 +40,47 @@ function installedExecutables(): string[] {
   const cmake = fs.readFileSync(repoPath('CMakeLists.txt'), 'utf8');
   const block = /set\(HTP_NODE_EXECUTABLES([^)]*)\)/.exec(cmake)?.[1] ?? '';
   return [...block.matchAll(/"([\w-]+)=/g)].map((m) => m[1]!);
+}
+
+function yamlJson<T>(file: string, expression = 'd'): T {
+  const r = spawnSync(
+    'python3',
+    [
+      '-c',
+      `import json,sys,yaml; d=yaml.safe_load(open(sys.argv[1])); print(json.dumps(${expression}))`,
+      file,
+    ],
+    { encoding: 'utf8' },
+  );
+  assert.equal(r.status, 0, `${file}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
+}
+
+/** Every `Topic: {Value: ...}` of an rviz config, wherever the display nests it. */
+function rvizTopics(config: unknown): string[] {
+  if (Array.isArray(config)) return config.flatMap(rvizTopics);
+  if (!config || typeof config !== 'object') return [];
+  return Object.entries(config as Record<string, unknown>).flatMap(([k, v]) => {
+    const own =
+      k === 'Topic' && v && typeof v === 'object' ? (v as { Value?: unknown }).Value : undefined;
+    return [...(typeof own === 'string' ? [own] : []), ...rvizTopics(v)];
+  });
+}
+
+/** The node-relative topics ('~/...') our node code names, read from the sources themselves. */
+function relativeTopicsInCode(): Set<string> {
+  const topics = new Set<string>();
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.ts')) {
+        for (const m of fs.readFileSync(p, 'utf8').matchAll(/'(~\/[\w/]+)'/g)) topics.add(m[1]!);
+      }
+    }
+  };
+  for (const layer of ['nodes', 'ros']) walk(repoPath('src', layer));
+  return topics;
 }
 
 /** Parameter names of every node section of a ROS parameters file. */
@@ -68,6 +119,8 @@ describe('launch files and config, checked statically (no launch wheels here)', 
         assert.ok(declared.includes(u), `${f}: ${u} used, not declared`);
       for (const d of declared)
         assert.ok(facts.uses.includes(d), `${f}: ${d} declared, never used`);
+      // Other packages' nodes are optional extras, each behind its own launch argument.
+      for (const n of facts.foreign) assert.ok(n.condition, `${f}: ${n.package} always starts`);
     }
   });
 
@@ -80,8 +133,54 @@ describe('launch files and config, checked statically (no launch wheels here)', 
     for (const [k, v] of Object.entries(py.arguments)) {
       if (!py.files.includes(v ?? '')) assert.equal(xml.arguments[k], v, k);
     }
-    // Single node unless container, the container if container.
-    assert.deepEqual(py.conditions, ['UnlessCondition(container)', 'IfCondition(container)']);
+    // Single node unless container, the container if container, rviz2 if rviz.
+    assert.deepEqual(py.conditions, [
+      'UnlessCondition(container)',
+      'IfCondition(container)',
+      'IfCondition(rviz)',
+    ]);
+    assert.deepEqual(
+      xml.foreign.map((n) => ({ ...n, condition: /\$\(var (\w+)\)/.exec(n.condition)?.[1] })),
+      py.foreign.map((n) => ({ ...n, condition: /IfCondition\((\w+)\)/.exec(n.condition)?.[1] })),
+    );
+  });
+
+  it('rviz:=true starts rviz2 on config/perception.rviz, which parses and shows only topics the nodes publish', () => {
+    const py = inspect(path.join(LAUNCH, 'perception.launch.py'));
+    assert.equal(py.arguments.rviz, 'false', 'rviz2 (not installed everywhere) only when asked');
+    const rviz = py.foreign.find((n) => n.package === 'rviz2');
+    assert.deepEqual(rviz?.arguments, ['-d', 'config/perception.rviz']);
+    assert.equal(rviz?.condition, 'IfCondition(rviz)');
+
+    const config = yamlJson<Record<string, unknown>>(repoPath('config', 'perception.rviz'));
+    const manager = config['Visualization Manager'] as { Displays: { Class: string }[] };
+    assert.ok(manager.Displays.length > 0);
+    for (const d of manager.Displays)
+      assert.match(d.Class, /^rviz_default_plugins\//, 'core rviz2 only');
+    const topics = rvizTopics(config);
+    assert.equal(topics.length, manager.Displays.length, 'every display names its topic');
+
+    // Who publishes what: node names from the shipped config and launch defaults, the topics
+    // relative to each node from the code.
+    const pipelines = yamlJson<string[]>(
+      repoPath('config', 'pipelines.yaml'),
+      'd["perception_container"]["ros__parameters"]["pipelines"]',
+    );
+    const nodes = [...pipelines, py.arguments.name ?? ''];
+    const relative = relativeTopicsInCode();
+    assert.ok(relative.has('~/annotated'), 'the scan finds the node outputs');
+    for (const topic of topics) {
+      const m = /^\/([\w]+)\/([\w/]+)$/.exec(topic);
+      assert.ok(m, `${topic} is not /<node>/<topic>`);
+      assert.ok(
+        nodes.includes(m[1]!),
+        `${topic}: no node ${m[1]} in config/pipelines.yaml or the launch`,
+      );
+      assert.ok(relative.has(`~/${m[2]}`), `${topic}: no perception node publishes ~/${m[2]}`);
+    }
+    // The two views the config exists for: the detector's picture, the semantic colours.
+    assert.ok(topics.includes(`/${pipelines[0]}/annotated`));
+    assert.ok(topics.some((t) => t.endsWith('/segmentation/color')));
   });
 
   it('the shipped parameter files name only real parameters, and pipelines that exist', () => {

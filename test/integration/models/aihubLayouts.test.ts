@@ -136,7 +136,7 @@ describe('Qualcomm AI Hub output layouts give what the original layouts give (CP
       assert.deepEqual(spec.dims, [1, 64, 48, 17]);
       const frame = await photoFrame('person.jpg');
       // The person in person.jpg (bootstrap reference box) and a box at the image corner, whose
-      // crop the pipeline clamps to the image.
+      // crop extends past the image (black border).
       const boxes: Box[] = [
         { x1: 182.86, y1: 97.33, x2: 289.32, y2: 377.92 },
         { x1: 0, y1: 0, x2: 90, y2: 200 },

@@ -11,10 +11,12 @@ const frame = (encoding: Frame['encoding'] = 'rgb8'): Frame => ({
   encoding,
 });
 const EMPTY: Annotation = { boxes: [], keypoints: [] };
+const OPTIONS = { jpegQuality: 70, annotatedMaxRateHz: 0, annotatedMaxWidth: 0 };
 
 function sinks(watching: { jpeg: boolean; raw: boolean }) {
   const jpegs: number[] = [];
   const raws: number[] = [];
+  const sizes: [number, number][] = [];
   const s: AnnotatedSinks<number> = {
     wantsJpeg: () => watching.jpeg,
     wantsRaw: () => watching.raw,
@@ -25,9 +27,10 @@ function sinks(watching: { jpeg: boolean; raw: boolean }) {
     publishRaw: (rgb, w, h, ctx) => {
       assert.equal(rgb.length, w * h * 3);
       raws.push(ctx);
+      sizes.push([w, h]);
     },
   };
-  return { s, jpegs, raws };
+  return { s, jpegs, raws, sizes };
 }
 
 describe('AnnotatedStream', () => {
@@ -35,7 +38,7 @@ describe('AnnotatedStream', () => {
     const { s, jpegs } = sinks({ jpeg: true, raw: false });
     const stream = new AnnotatedStream(
       s,
-      () => 70,
+      () => OPTIONS,
       () => undefined,
     );
     let built = 0;
@@ -58,7 +61,7 @@ describe('AnnotatedStream', () => {
     const undrawable: string[] = [];
     const stream = new AnnotatedStream(
       s,
-      () => 70,
+      () => OPTIONS,
       (e) => undrawable.push(e),
     );
     stream.offer(frame(), () => EMPTY, 1);
@@ -71,5 +74,40 @@ describe('AnnotatedStream', () => {
     await new Promise((r) => setTimeout(r, 50));
     await stream.idle();
     assert.deepEqual(raws, [3]);
+    assert.equal(stream.stats.unwatched, 1, 'the unwatched offer is counted');
+  });
+
+  it('keeps to annotated_max_rate_hz on its own clock: a 30 Hz camera gives 10 pictures a second', async () => {
+    const { s, jpegs } = sinks({ jpeg: true, raw: false });
+    let now = 0;
+    const stream = new AnnotatedStream(
+      s,
+      () => ({ ...OPTIONS, annotatedMaxRateHz: 10 }),
+      () => undefined,
+      () => now,
+    );
+    for (let i = 0; i < 30; i++) {
+      // A camera at 30 Hz with a little jitter; each accepted offer is drawn before the next.
+      now = i * (1000 / 30) + (i % 2 ? 3 : -3);
+      stream.offer(frame(), () => EMPTY, i);
+      // The renderer starts on setImmediate, which runs before this timer.
+      await new Promise((r) => setTimeout(r, 1));
+      await stream.idle();
+    }
+    assert.equal(jpegs.length, 10);
+    assert.equal(stream.stats.rateLimited, 20);
+  });
+
+  it('scales pictures wider than annotated_max_width down, keeping the aspect', async () => {
+    const { s, sizes } = sinks({ jpeg: false, raw: true });
+    const stream = new AnnotatedStream(
+      s,
+      () => ({ ...OPTIONS, annotatedMaxWidth: 4 }),
+      () => undefined,
+    );
+    stream.offer(frame(), () => EMPTY, 1);
+    await new Promise((r) => setTimeout(r, 50));
+    await stream.idle();
+    assert.deepEqual(sizes, [[4, 3]]);
   });
 });

@@ -50,12 +50,15 @@ describe('perception parameters', () => {
       .map(([n]) => n)
       .sort();
     assert.deepEqual(frame, [
+      'annotated_max_rate_hz',
+      'annotated_max_width',
       'classes',
       'iou_threshold',
       'jpeg_quality',
       'max_detections',
       'person_classes',
       'score_threshold',
+      'segmentation_color_opacity',
       'track_buffer',
       'track_high_threshold',
       'track_low_threshold',

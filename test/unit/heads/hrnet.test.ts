@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { decodeHrnetHeatmaps } from '../../../src/heads/decodeHrnetHeatmaps';
 import { planHrnetCrop } from '../../../src/heads/planHrnetCrop';
+import { mapPointToSource } from '../../../src/heads/mapBoxToSource';
 import type { ImageTransform, Tensor } from '../../../src/heads/tensor';
 import { f32, near, throwsHead } from './headTestUtils';
 
@@ -95,21 +96,65 @@ describe('heads/planHrnetCrop', () => {
     near(c.height, 400 / 0.75);
   });
 
-  it('clamps the crop to the image and expresses the overhang as padding consistent with the affine', () => {
-    const c = planHrnetCrop({ x1: 0, y1: 10, x2: 50, y2: 200 }, 320, 240);
-    const t = c.transform;
-    assert.equal(t.crop.x, 0);
-    assert.equal(t.crop.y, 0);
-    assert.ok(t.padX > 0 && t.padY > 0);
-    assert.ok(t.crop.x + t.crop.width <= 320 && t.crop.y + t.crop.height <= 240);
-    const [a, , cc, , e, f] = c.affine;
-    for (const [u, v] of [
-      [0, 0],
-      [25, 100],
-      [60, 230],
-    ] as const) {
-      near((u - t.crop.x) * t.scaleX + t.padX, a * u + cc, 1e-9);
-      near((v - t.crop.y) * t.scaleY + t.padY, e * v + f, 1e-9);
+  // Boxes touching each edge of a 320x240 image (and a corner, and one wider than the image).
+  const EDGE_BOXES = {
+    left: { x1: 0, y1: 60, x2: 40, y2: 200 },
+    right: { x1: 290, y1: 50, x2: 320, y2: 180 },
+    top: { x1: 120, y1: 0, x2: 180, y2: 90 },
+    bottom: { x1: 100, y1: 150, x2: 170, y2: 240 },
+    corner: { x1: 0, y1: 10, x2: 50, y2: 200 },
+    wide: { x1: 0, y1: 100, x2: 320, y2: 140 },
+  };
+
+  it('keeps the network aspect at every image edge: the region extends past the image, never clamped or stretched', () => {
+    for (const [edge, box] of Object.entries(EDGE_BOXES)) {
+      const c = planHrnetCrop(box, 320, 240);
+      const r = c.region;
+      near(r.width / r.height, 192 / 256, 1e-12, edge);
+      near(r.x + r.width / 2, (box.x1 + box.x2) / 2, 1e-9, edge);
+      near(r.y + r.height / 2, (box.y1 + box.y2) / 2, 1e-9, edge);
+      // widened to the aspect, then padded by 1.25: both sides cover the box with margin
+      assert.ok(r.width >= 1.25 * (box.x2 - box.x1) - 1e-9, edge);
+      assert.ok(r.height >= 1.25 * (box.y2 - box.y1) - 1e-9, edge);
+      const past = {
+        left: r.x < 0,
+        right: r.x + r.width > 320,
+        top: r.y < 0,
+        bottom: r.y + r.height > 240,
+      };
+      if (edge === 'corner') assert.ok(past.left && past.top, edge);
+      else if (edge === 'wide') assert.ok(past.left && past.right, edge);
+      else assert.ok(past[edge as keyof typeof past], `${edge}: ${JSON.stringify(r)}`);
+      const t = c.transform;
+      assert.deepEqual(
+        t.crop,
+        r,
+        `${edge}: the transform is the region's (what the engine reports)`,
+      );
+      assert.deepEqual([t.padX, t.padY, t.dstWidth, t.dstHeight], [0, 0, 192, 256]);
+      near(t.scaleX, t.scaleY, 1e-12, edge);
+    }
+  });
+
+  it('maps keypoints back exactly: affine forward, transform back, at every edge', () => {
+    for (const [edge, box] of Object.entries(EDGE_BOXES)) {
+      const c = planHrnetCrop(box, 320, 240);
+      const [a, b, cc, d, e, f] = c.affine;
+      assert.deepEqual([b, d], [0, 0]);
+      // the region's corners land on the input's corners
+      near(a * c.region.x + cc, 0, 1e-9, edge);
+      near(e * (c.region.y + c.region.height) + f, 256, 1e-9, edge);
+      for (const [u, v] of [
+        [box.x1, box.y1],
+        [box.x2, box.y2],
+        [(box.x1 + box.x2) / 2, box.y1 + 0.37],
+        [0, 0],
+        [319.5, 239.25],
+      ] as const) {
+        const p = mapPointToSource(c.transform, a * u + cc, e * v + f);
+        near(p.x, u, 1e-9, `${edge} x`);
+        near(p.y, v, 1e-9, `${edge} y`);
+      }
     }
   });
 

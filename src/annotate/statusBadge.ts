@@ -1,0 +1,55 @@
+/**
+ * The badge of the annotated stream: which processor ran the model, the result rate and the
+ * latency from the image stamp to the results, e.g. `HTP | 14.8 fps | 62 ms` or
+ * `HTP partial 402/431 nodes | 9.1 fps | 120 ms`: what a teleop operator needs at a glance.
+ */
+
+const QNN = 'QNNExecutionProvider';
+
+/**
+ * `CPU`, `HTP`, or `HTP partial <on HTP>/<all> nodes`, from ONNX Runtime's placement of the graph
+ * nodes (execution provider -> node count).
+ */
+export function processorLabel(nodesByProvider: Readonly<Record<string, number>>): string {
+  const total = Object.values(nodesByProvider).reduce((s, n) => s + n, 0);
+  const htp = nodesByProvider[QNN] ?? 0;
+  if (htp === 0) return 'CPU';
+  if (htp === total) return 'HTP';
+  return `HTP partial ${htp}/${total} nodes`;
+}
+
+/** The processors of a node's models, joined when they differ (a detector plus a pose model). */
+export function processorsLabel(placements: readonly Readonly<Record<string, number>>[]): string {
+  return [...new Set(placements.map(processorLabel))].join(' + ');
+}
+
+/** Result rate and latency over a short window, fed once per published result. */
+export class StreamFigures {
+  private readonly times: number[] = [];
+  private latency = NaN;
+
+  constructor(private readonly windowMs = 2000) {}
+
+  /** `now` in ms (monotonic); `latencyMs` from the image stamp to this result's publication. */
+  add(now: number, latencyMs: number): void {
+    this.times.push(now);
+    while (this.times.length > 2 && now - this.times[0]! > this.windowMs) this.times.shift();
+    // Smoothed so the figure is readable at camera rates.
+    this.latency = Number.isFinite(this.latency) ? 0.8 * this.latency + 0.2 * latencyMs : latencyMs;
+  }
+
+  get fps(): number {
+    const n = this.times.length;
+    if (n < 2) return 0;
+    return ((n - 1) * 1000) / (this.times[n - 1]! - this.times[0]!);
+  }
+
+  get latencyMs(): number {
+    return this.latency;
+  }
+
+  badge(processor: string): string {
+    const lat = Number.isFinite(this.latency) ? `${Math.round(this.latency)} ms` : '- ms';
+    return `${processor} | ${this.fps.toFixed(1)} fps | ${lat}`;
+  }
+}

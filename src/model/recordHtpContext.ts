@@ -1,0 +1,33 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ConfigError } from '../config/configError';
+import type { HtpContextEntry } from '../config/modelManifest';
+import { parseModelManifest } from '../config/modelManifest';
+
+/**
+ * Adds (or replaces, for the same SoC and precision) a context binary entry in the manifest file
+ * at `manifestPath`, validating the result before writing. The file is replaced by a rename,
+ * never rewritten in place: model folders may hold hard links shared with other checkouts.
+ */
+export function recordHtpContext(manifestPath: string, entry: HtpContextEntry): void {
+  let data: unknown;
+  try {
+    data = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  } catch (e) {
+    throw new ConfigError(`${manifestPath}: cannot read manifest (${(e as Error).message})`);
+  }
+  // Validated first, so the edit below works on a known shape.
+  const current = parseModelManifest(data, manifestPath);
+  const others = (current.files.htpContexts ?? []).filter(
+    (c) => !(c.soc === entry.soc && c.precision === entry.precision),
+  );
+  const raw = data as { files: Record<string, unknown> };
+  raw.files.htpContexts = [...others, entry];
+  parseModelManifest(raw, manifestPath);
+  const tmp = path.join(
+    path.dirname(manifestPath),
+    `.${path.basename(manifestPath)}.${process.pid}.tmp`,
+  );
+  fs.writeFileSync(tmp, `${JSON.stringify(raw, null, 2)}\n`);
+  fs.renameSync(tmp, manifestPath);
+}

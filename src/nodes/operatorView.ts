@@ -1,0 +1,80 @@
+import type * as Rclnodejs from 'rclnodejs';
+import { AnnotatedStream, AnnotatedStreamStats } from '../annotate/annotatedStream';
+import { resultAnnotation } from '../annotate/resultAnnotation';
+import { processorsLabel, StreamFigures } from '../annotate/statusBadge';
+import type { Frame } from '../engine/engineSession';
+import type { PipelineResult } from '../pipeline/modelPipeline';
+import type { PerceptionPipeline } from '../pipeline/perceptionPipeline';
+import type { RosHeader } from '../ros/rosHeader';
+import { AnnotatedOutput } from './annotatedOutput';
+import { SegmentationColorOutput, SegmentationColorStats } from './segmentationColorOutput';
+
+export interface OperatorViewStats {
+  readonly annotated: AnnotatedStreamStats;
+  readonly segmentationColor: SegmentationColorStats | undefined;
+}
+
+/**
+ * What people look at, beside the result messages: the annotated picture (with a badge saying
+ * where the model runs, fps and latency) and, for semantic models, the colour overlay. Fed after
+ * the results of a frame are published; each view costs nothing while nobody watches it.
+ */
+export class OperatorView {
+  private readonly output: AnnotatedOutput;
+  private readonly stream: AnnotatedStream<RosHeader>;
+  private readonly color: SegmentationColorOutput | undefined;
+  private readonly figures = new StreamFigures();
+  private readonly processor: string;
+
+  constructor(
+    rcl: typeof Rclnodejs,
+    node: Rclnodejs.Node,
+    private readonly pipeline: PerceptionPipeline,
+    onUndrawable: (encoding: string) => void,
+  ) {
+    this.output = new AnnotatedOutput(rcl, node);
+    this.stream = new AnnotatedStream<RosHeader>(
+      this.output,
+      () => pipeline.frameOptions,
+      onUndrawable,
+    );
+    this.color = pipeline.task === 'semantic' ? new SegmentationColorOutput(rcl, node) : undefined;
+    this.processor = processorsLabel(pipeline.models.map((m) => m.providerReport.nodesByProvider));
+  }
+
+  get stats(): OperatorViewStats {
+    return { annotated: this.stream.stats, segmentationColor: this.color?.stats };
+  }
+
+  /** `latencyMs`: from the image stamp to the publication of this frame's results. */
+  show(frame: Frame, result: PipelineResult, header: RosHeader, latencyMs: number): void {
+    this.figures.add(performance.now(), latencyMs);
+    if (result.task === 'semantic') {
+      this.color?.offer(
+        frame,
+        result.map,
+        header,
+        this.pipeline.frameOptions.segmentationColorOpacity,
+      );
+    }
+    const manifest = this.pipeline.model.manifest;
+    this.stream.offer(
+      frame,
+      () => ({
+        ...resultAnnotation(result, manifest, frame.width, frame.height),
+        badge: this.figures.badge(this.processor),
+      }),
+      header,
+    );
+  }
+
+  /** Resolves when nothing is being drawn (deactivate waits for it). */
+  idle(): Promise<void> {
+    return this.stream.idle();
+  }
+
+  destroy(): void {
+    this.output.destroy();
+    this.color?.destroy();
+  }
+}
