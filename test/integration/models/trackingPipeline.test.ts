@@ -16,8 +16,9 @@ import { repoPath } from '../../support/paths';
 import { photoFrame } from '../../support/photos';
 import { runToolsPython } from '../../support/toolsPython';
 
-// person.jpg through yolov8s-fall: one Normal (0.62) and one Fall (0.50) person. Thresholds low
-// enough that both start tracks on the first frame; this is about where the ids go.
+// person.jpg through yolov8s-fall: the person as Normal (0.62) and the dog beside them as Fall
+// (0.50; this two-class model has no dog). Thresholds low enough that both start tracks on the
+// first frame; this is about where the ids go.
 const tracking = {
   tracking: true,
   track_high_threshold: 0.4,
@@ -48,7 +49,7 @@ const key = (d: Detection) => `${d.trackId}@${d.box.x1.toFixed(0)},${d.box.y1.to
 describe('perception pipeline with tracking: ids on poses and instance masks', function () {
   this.timeout(300_000);
 
-  it('top-down pose with its own detector: every pose carries its person track id, stable', async () => {
+  it('top-down pose with its own detector: every pose carries the track id of its box, stable', async () => {
     const p = await load({
       model: 'hrnet-w32-256x192',
       person_detector: 'yolov8s-fall',
