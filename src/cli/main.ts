@@ -1,69 +1,35 @@
 #!/usr/bin/env node
 /**
- * `htp-perception`: the user's command-line tool (model import, doctor). Exit codes: 0 ok, 1 a
+ * `htp-perception`: the user's command-line tool (model import, model quantize, doctor). Exit codes: 0 ok, 1 a
  * check failed, 2 bad usage or input. Errors are one line; HTP_PERCEPTION_DEBUG=1 adds the stack.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT } from '../packageRoot';
 import { type CommandResult, UsageError } from './cliErrors';
-import { DEFAULT_MODELS_DIR, DOCTOR_HELP, doctorCommand } from './doctorCommand';
 import {
-  MODEL_COMPILE_HELP,
-  MODEL_COMPILE_OPTIONS,
-  modelCompileCommand,
-} from './modelCompileCommand';
-import { MODEL_HELP, MODEL_IMPORT_HELP, modelImportCommand } from './modelImportCommand';
+  HelpRequest,
+  parseDoctorArgs,
+  parseModelCompileArgs,
+  parseModelImportArgs,
+  parseModelQuantizeArgs,
+} from './commandArgs';
+import { doctorCommand } from './doctorCommand';
+import { modelCompileCommand } from './modelCompileCommand';
+import { MODEL_HELP, modelImportCommand } from './modelImportCommand';
+import { modelQuantizeCommand } from './modelQuantizeCommand';
 
 export const MAIN_HELP = `usage: htp-perception <command> [options]
 
 commands:
   model import FILE.onnx [--name N]   write a manifest for an Ultralytics or AI Hub ONNX export
+  model quantize NAME --images DIR    INT8 QDQ for the HTP, calibrated on your images (or
+    [--holdout DIR]                   --topic T --frames N from a camera), validated against
+                                      FP32 on held-out images
   model compile NAME [--soc qcs6490]  compile for the HTP ahead of time (QNN context binary)
   doctor [--json] [--root DIR]        check the software stack and the HTP device, with fixes
 
-Every command takes --help. Exit code: 0 ok, 1 a check failed, 2 bad usage or input.
-(quantize is planned, not yet here.)`;
-
-/** Thrown to stop with a help text: stdout and 0 when asked for, stderr and 2 when not. */
-class HelpRequest extends Error {
-  constructor(
-    readonly text: string,
-    readonly asked: boolean,
-  ) {
-    super('help');
-  }
-}
-
-type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
-
-interface Parsed {
-  readonly values: Readonly<Record<string, string | boolean | undefined>>;
-  readonly positionals: string[];
-}
-
-function parse(args: string[], options: OptionSpec, help: string): Parsed {
-  let parsed: Parsed;
-  try {
-    const r = parseArgs({
-      args,
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-    parsed = { values: r.values as Parsed['values'], positionals: r.positionals };
-  } catch (e) {
-    // parseArgs' messages already name the option; the hint points at the help.
-    throw new UsageError(`${(e as Error).message.split('\n')[0] ?? ''} (see --help)`);
-  }
-  if (parsed.values.help === true) throw new HelpRequest(help, true);
-  return parsed;
-}
-
-function stringOption(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
+Every command takes --help. Exit code: 0 ok, 1 a check failed, 2 bad usage or input.`;
 
 async function run(argv: string[]): Promise<CommandResult> {
   const [command, ...rest] = argv;
@@ -80,56 +46,19 @@ async function run(argv: string[]): Promise<CommandResult> {
       process.stdout.write(`htp-perception ${pkg.version ?? 'unknown'}\n`);
       return 0;
     }
-    case 'doctor': {
-      const p = parse(
-        rest,
-        {
-          json: { type: 'boolean' },
-          root: { type: 'string' },
-          models: { type: 'string' },
-          'no-offload': { type: 'boolean' },
-        },
-        DOCTOR_HELP,
-      );
-      if (p.positionals.length > 0) {
-        throw new UsageError(`doctor takes no arguments, got '${p.positionals.join(' ')}'`);
-      }
-      const root = path.resolve(stringOption(p.values.root) ?? '/');
-      if (!fs.existsSync(root)) throw new UsageError(`--root ${root}: no such folder`);
-      const models = path.resolve(stringOption(p.values.models) ?? DEFAULT_MODELS_DIR);
-      return doctorCommand({
-        json: p.values.json === true,
-        root,
-        modelsDir: models,
-        offload: p.values['no-offload'] !== true,
-      });
-    }
+    case 'doctor':
+      return doctorCommand(parseDoctorArgs(rest));
     case 'model': {
       const [sub, ...subRest] = rest;
       if (sub === undefined) throw new HelpRequest(MODEL_HELP, false);
       if (sub === '-h' || sub === '--help') throw new HelpRequest(MODEL_HELP, true);
+      if (sub === 'import') return modelImportCommand(parseModelImportArgs(subRest));
+      if (sub === 'quantize') return modelQuantizeCommand(parseModelQuantizeArgs(subRest));
       if (sub === 'compile') {
-        const p = parse(subRest, MODEL_COMPILE_OPTIONS, MODEL_COMPILE_HELP);
+        const p = parseModelCompileArgs(subRest);
         return modelCompileCommand(p.values, p.positionals);
       }
-      if (sub !== 'import')
-        throw new UsageError(`unknown model command '${sub}' (see model --help)`);
-      const p = parse(
-        subRest,
-        { name: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } },
-        MODEL_IMPORT_HELP,
-      );
-      const [file, ...extra] = p.positionals;
-      if (file === undefined) throw new UsageError('model import needs FILE.onnx (see --help)');
-      if (extra.length > 0)
-        throw new UsageError(`model import takes one file, got '${extra.join(' ')}'`);
-      const name = stringOption(p.values.name);
-      return modelImportCommand({
-        file,
-        ...(name !== undefined ? { name } : {}),
-        force: p.values.force === true,
-        json: p.values.json === true,
-      });
+      throw new UsageError(`unknown model command '${sub}' (see model --help)`);
     }
     default:
       throw new UsageError(`unknown command '${command}' (see --help)`);

@@ -9,9 +9,10 @@ export const MODEL_HELP = `usage: htp-perception model <command> ...
 commands:
   import FILE.onnx [--name N] [--force] [--json]
                   write FILE's manifest beside it (see 'model import --help')
+  quantize NAME (--images DIR | --topic T --frames N) [--holdout DIR] [thresholds]
+                  INT8 QDQ for the HTP, validated against FP32 (see 'model quantize --help')
   compile NAME [--soc qcs6490] [--precision int8|fp32] [--json]
                   compile for the HTP ahead of time (see 'model compile --help')
-  (quantize comes later)
 
 exit code: 0 ok, 1 a check failed, 2 bad usage or input`;
 

@@ -11,6 +11,8 @@ export interface RuntimeChoices {
   /** Intra-op threads; 0 lets ONNX Runtime choose. */
   readonly threads: number;
   readonly htp?: EngineOptionsInput['htp'];
+  /** CPU INT8 kernels (default auto: see src/engine/cpuInt8Kernels.ts). */
+  readonly cpuInt8Kernels?: EngineOptionsInput['cpuInt8Kernels'];
 }
 
 /** The model file a manifest names for the chosen precision, or a ConfigError naming the gap. */
@@ -54,5 +56,6 @@ export function manifestEngineOptions(
       ...(m.input.quantization ? { inputQuantization: m.input.quantization } : {}),
     },
     ...(htp ? { htp } : {}),
+    ...(choices.cpuInt8Kernels ? { cpuInt8Kernels: choices.cpuInt8Kernels } : {}),
   };
 }

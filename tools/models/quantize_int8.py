@@ -3,13 +3,18 @@ quantizer, calibrated on the real photos pre-processed exactly as the manifest s
 stretch, colour order, normalization). QDQ is the format the QNN HTP provider takes: activations
 uint8 asymmetric, weights int8 symmetric per channel.
 
-usage: quantize_int8.py <manifest.json> <photos dir>
+usage: quantize_int8.py <manifest.json> <photo dir or file>... [--output FILE]
+
+`htp-perception model quantize` drives this script (the static quantizer is Python-only) and then
+validates the result with the project's own engine; call it directly only to debug a failure.
+The model is written to --output (default: the manifest's files.int8).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import pathlib
+import tempfile
 
 import cv2
 import numpy as np
@@ -62,13 +67,19 @@ class PhotoReader(CalibrationDataReader):
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("manifest")
-    ap.add_argument("photos")
+    ap.add_argument("photos", nargs="+", help="folders of photos and/or photo files")
+    ap.add_argument("--output", help="where to write the INT8 model (default: files.int8)")
     a = ap.parse_args()
     mpath = pathlib.Path(a.manifest)
     manifest = json.loads(mpath.read_text())
     src = mpath.parent / manifest["files"]["fp32"]
-    dst = mpath.parent / manifest["files"]["int8"]
-    pre = src.with_suffix(".pre.onnx")
+    dst = pathlib.Path(a.output) if a.output else mpath.parent / manifest["files"]["int8"]
+    photos: list[pathlib.Path] = []
+    for p in map(pathlib.Path, a.photos):
+        photos.extend(list_photos(p) if p.is_dir() else [p])
+    # The pre-processed copy goes to a temporary folder: the model folder may be read-only or shared.
+    tmp = tempfile.TemporaryDirectory(prefix="quantize-int8-")
+    pre = pathlib.Path(tmp.name) / "model.pre.onnx"
     quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
     graph = onnx.load(str(pre), load_external_data=False).graph
     # Ultralytics' packed output concatenates boxes (0..640) with scores (0..1): one uint8 scale
@@ -80,15 +91,15 @@ def main() -> None:
     quantize_static(
         str(pre),
         str(dst),
-        PhotoReader(manifest["input"], list_photos(pathlib.Path(a.photos))),
+        PhotoReader(manifest["input"], photos),
         quant_format=QuantFormat.QDQ,
         activation_type=QuantType.QUInt8,
         weight_type=QuantType.QInt8,
         per_channel=True,
         nodes_to_exclude=exclude,
     )
-    pre.unlink()
-    print(f"quantized {src.name} -> {dst.name} ({len(exclude)} decode nodes kept float)")
+    tmp.cleanup()
+    print(f"quantized {src.name} on {len(photos)} photos ({len(exclude)} decode nodes kept float)")
 
 
 if __name__ == "__main__":

@@ -63,6 +63,8 @@ describe('htp-perception command line', function () {
       ['doctor', '--help'],
       ['model', '--help'],
       ['model', 'import', '-h'],
+      ['model', 'quantize', '--help'],
+      ['model', 'compile', '--help'],
     ]) {
       const r = cli(args);
       assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Compiles the TypeScript (src/ and test/) into dist/. Always runs: tsc is incremental enough and
-# a stale dist/ would test old code.
+# a stale dist/ would test old code. Runs before 70-models, which quantizes with the compiled
+# `htp-perception model quantize`.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 root="$(cd "$(dirname "$0")/../.." && pwd)"

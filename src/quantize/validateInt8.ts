@@ -1,0 +1,83 @@
+import * as path from 'node:path';
+import { ModelPipeline, type PipelineResult } from '../pipeline/modelPipeline';
+import { loadRgbFrame } from '../photos/photoFrames';
+import type { Box } from '../heads/headResults';
+import type { CpuInt8Kernels } from '../engine/cpuInt8Kernels';
+import type { RuntimeChoices } from '../pipeline/manifestEngineOptions';
+import { type AgreementReport, Int8Agreement } from './int8Agreement';
+
+export interface PerImageAgreement {
+  readonly image: string;
+  readonly fp32: number;
+  readonly int8: number;
+}
+
+export interface ValidationRun {
+  readonly report: AgreementReport;
+  /** Objects (detections, persons, instances; classes present for semantic) per image. */
+  readonly perImage: readonly PerImageAgreement[];
+  /** The CPU provider's INT8 kernels for this run (u8u8 where u8s8 would saturate, see engine). */
+  readonly cpuInt8Kernels: CpuInt8Kernels;
+}
+
+/**
+ * Runs the FP32 and INT8 models of a manifest through the code the nodes run (ModelPipeline:
+ * engine preprocessing, CPU provider, the task's head) on each held-out image and measures how
+ * far INT8 departs from FP32. Top-down pose (HRNet) gets one box, the whole image: there is no
+ * detector in this loop, and the question is only how quantization changes the keypoints.
+ */
+export async function validateInt8(
+  manifestPath: string,
+  images: readonly string[],
+  threads: number,
+  cpuInt8Kernels: RuntimeChoices['cpuInt8Kernels'] = 'auto',
+): Promise<ValidationRun> {
+  const fp32 = await ModelPipeline.load(manifestPath, {
+    provider: 'cpu',
+    precision: 'fp32',
+    threads,
+  });
+  let int8: ModelPipeline | undefined;
+  try {
+    int8 = await ModelPipeline.load(manifestPath, {
+      provider: 'cpu',
+      precision: 'int8',
+      threads,
+      cpuInt8Kernels,
+    });
+    if (images.length === 0) throw new RangeError('validateInt8: no images');
+    const agreement = new Int8Agreement(fp32.manifest.task);
+    const perImage: PerImageAgreement[] = [];
+    for (const file of images) {
+      const frame = await loadRgbFrame(file);
+      const boxes: Box[] = fp32.needsPersonBoxes
+        ? [{ x1: 0, y1: 0, x2: frame.width, y2: frame.height }]
+        : [];
+      const a = await fp32.run(frame, boxes);
+      const b = await int8.run(frame, boxes);
+      agreement.add(a, b);
+      perImage.push({ image: path.basename(file), fp32: objectCount(a), int8: objectCount(b) });
+    }
+    return {
+      report: agreement.report(),
+      perImage,
+      cpuInt8Kernels: int8.providerReport.cpuInt8Kernels,
+    };
+  } finally {
+    fp32.dispose();
+    int8?.dispose();
+  }
+}
+
+function objectCount(r: PipelineResult): number {
+  switch (r.task) {
+    case 'detect':
+      return r.detections.length;
+    case 'pose':
+      return r.poses.length;
+    case 'segment':
+      return r.instances.length;
+    case 'semantic':
+      return new Set(r.map.data).size;
+  }
+}
