@@ -207,7 +207,12 @@ export class PerceptionNode {
               classNames: manifest.classNames,
               skeleton: manifest.keypoints?.skeleton ?? [],
             });
-      outputs.publishLabels(manifest.classNames, config.score_threshold);
+      // LabelInfo.threshold: the least score published; while tracking, a low detection that
+      // continues a track is.
+      outputs.publishLabels(
+        manifest.classNames,
+        config.tracking ? config.track_low_threshold : config.score_threshold,
+      );
       this.configured = { config, pipeline, outputs, view, annotations };
       this.configureError = '';
       this.stats.clearTimings();
