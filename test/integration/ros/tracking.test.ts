@@ -20,7 +20,7 @@ describe('tracking over real DDS: a moving photo keeps its track ids', function 
   let movingDir: string;
 
   before(async () => {
-    // 60 frames, the photo moving right 4 px a frame from 120 px left of centre.
+    // 60 frames, the photo moving right 4 px a frame, from 120 px left of its place to 116 px right.
     movingDir = await translatedPhotoDir('person.jpg', 60, -120, 4);
     // Lower thresholds than ByteTrack's defaults: yolov8s-fall scores the standing person
     // 0.39..0.65 as the photo moves; this test is about ids, not about which scores start tracks.
