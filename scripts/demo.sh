@@ -8,7 +8,8 @@
 #     pipeline_monitor watches them as an operator would (rate, latency, finds, processor, the
 #     annotated JPEG of each saved to out/ros/), and writes a contact sheet (out/demo/contact-sheet.png)
 #     of the last annotated frames of each pipeline (with whatever ids the detections carry) and
-#     the semantic colour overlay.
+#     the semantic colour overlay; before that, out/demo/tracking-sheet.png shows track ids on a
+#     photo moving across the frame (src/tools/trackingSheet.ts).
 #   scripts/demo.sh [seconds of ROS streaming]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -17,6 +18,8 @@ seconds="${1:-10}"
 bash scripts/bootstrap.sh
 source scripts/env.sh
 node dist/src/tools/runModelsOnPhotos.js --out out/photos
+# Tracking: person.jpg moving across 36 frames, the detector with tracking on; ids on every box.
+node dist/src/tools/trackingSheet.js --frames 36 --out out/demo/tracking-sheet.png
 echo
 echo "ROS 2: image_source -> perception_container (detector, pose, segmentation) -> pipeline_monitor for $seconds s"
 # A domain of its own, so the demo never meets other ROS 2 graphs on this machine.

@@ -3,20 +3,10 @@ import type { ModelManifest } from '../config/modelManifest';
 import { buildInstanceIdImage } from '../heads/buildInstanceIdImage';
 import type { Annotation, AnnotatedBox } from './annotationTypes';
 import type { Detection } from '../heads/headResults';
-
-/** A detection as the tracker may extend it: its track id, when tracking is on. */
-type MaybeTracked = Detection & { readonly trackId?: number };
-
-/**
- * The id a detection carries on the wire (Detection2D.id): its track id when tracking gives one,
- * else its 1-based position, the value of its pixels in the instance image.
- */
-export function instanceId(d: Detection, index: number): number {
-  return (d as MaybeTracked).trackId ?? index + 1;
-}
+import { detectionId } from '../heads/detectionId';
 
 function boxOf(d: Detection, names: readonly string[]): AnnotatedBox {
-  const tracked = (d as MaybeTracked).trackId;
+  const tracked = d.trackId;
   return {
     ...d.box,
     label: `${names[d.classId] ?? d.classId} ${d.score.toFixed(2)}${tracked === undefined ? '' : ` #${tracked}`}`,
@@ -40,7 +30,7 @@ export function resultAnnotation(
       return {
         boxes: result.poses.map((p) => ({
           ...boxOf(p, names),
-          label: `person ${p.score.toFixed(2)}`,
+          label: `person ${p.score.toFixed(2)}${p.trackId === undefined ? '' : ` #${p.trackId}`}`,
         })),
         keypoints: result.poses.map((p) => ({
           points: p.keypoints.map((k) => [k.x, k.y, k.score] as const),
@@ -51,7 +41,7 @@ export function resultAnnotation(
     case 'segment': {
       // Each instance in its own colour (mask and box alike), by its id: with tracking the
       // colour follows the object from frame to frame.
-      const ids = result.instances.map((d, i) => instanceId(d, i));
+      const ids = result.instances.map(detectionId);
       return {
         boxes: result.instances.map((d, i) => ({ ...boxOf(d, names), colorIndex: ids[i]! })),
         keypoints: [],

@@ -5,6 +5,7 @@ import { packagePath } from '../packageRoot';
 import { describeZodError } from './configError';
 import { findModelManifests } from './findModelManifests';
 import { POWER_PROFILE_NAMES } from '../engine/powerProfiles';
+import type { TrackerOptions } from '../tracking/trackerOptions';
 
 /**
  * When a parameter may change:
@@ -145,6 +146,42 @@ export const PERCEPTION_PARAMETERS = {
     'frame',
     'JPEG quality of ~/annotated/compressed',
   ),
+  tracking: spec(
+    z.boolean(),
+    false,
+    'frame',
+    'give detections, poses and instances track ids stable across frames (ByteTrack); switching it resets the tracker',
+  ),
+  track_high_threshold: spec(
+    z.number().gt(0).max(1),
+    0.5,
+    'frame',
+    'tracking: detections scoring at least this are matched first and may start tracks',
+  ),
+  track_low_threshold: spec(
+    z.number().gt(0).max(1),
+    0.1,
+    'frame',
+    'tracking: detections from this score up only continue tracks (they replace score_threshold while tracking)',
+  ),
+  track_new_threshold: spec(
+    z.number().gt(0).max(1),
+    0.6,
+    'frame',
+    'tracking: an unmatched detection scoring at least this starts a track (published from its second frame)',
+  ),
+  track_match_iou: spec(
+    z.number().gt(0).max(1),
+    0.2,
+    'frame',
+    "tracking: least IoU between a track's predicted box and a detection for them to match",
+  ),
+  track_buffer: spec(
+    z.number().int().min(1).max(10000),
+    30,
+    'frame',
+    'tracking: processed frames a lost track is kept (predicted) for its object to come back',
+  ),
   annotated_max_rate_hz: spec(
     z.number().min(0).max(1000),
     10.0,
@@ -189,6 +226,20 @@ const schema = z
         message: 'set either person_detector or person_source, not both',
       });
     }
+    if (c.track_low_threshold > c.track_high_threshold) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['track_low_threshold'],
+        message: `must not exceed track_high_threshold (${c.track_high_threshold})`,
+      });
+    }
+    if (c.track_new_threshold < c.track_high_threshold) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['track_new_threshold'],
+        message: `must be at least track_high_threshold (${c.track_high_threshold}): only high detections start tracks`,
+      });
+    }
   });
 
 export type PerceptionConfig = z.output<typeof schema>;
@@ -214,6 +265,8 @@ export interface FrameOptions {
   readonly classes: readonly string[];
   readonly personClasses: readonly string[];
   readonly jpegQuality: number;
+  /** The tracker's options while tracking is on; undefined when it is off. */
+  readonly tracking: TrackerOptions | undefined;
   /** 0: no limit. */
   readonly annotatedMaxRateHz: number;
   /** 0: the camera's width. */
@@ -229,6 +282,15 @@ export function frameOptions(c: PerceptionConfig): FrameOptions {
     classes: c.classes,
     personClasses: c.person_classes,
     jpegQuality: c.jpeg_quality,
+    tracking: c.tracking
+      ? {
+          highThreshold: c.track_high_threshold,
+          lowThreshold: c.track_low_threshold,
+          newTrackThreshold: c.track_new_threshold,
+          matchIou: c.track_match_iou,
+          buffer: c.track_buffer,
+        }
+      : undefined,
     annotatedMaxRateHz: c.annotated_max_rate_hz,
     annotatedMaxWidth: c.annotated_max_width,
     segmentationColorOpacity: c.segmentation_color_opacity,

@@ -18,6 +18,11 @@ export interface Detection {
   readonly classId: number;
   /** Confidence in 0..1 as the model reports it (class score; YOLOv8 has no objectness). */
   readonly score: number;
+  /**
+   * Track id (1..65535, stable across frames) when the node tracks (src/tracking); heads never
+   * set it.
+   */
+  readonly trackId?: number;
 }
 
 export interface Keypoint {

@@ -207,7 +207,12 @@ export class PerceptionNode {
               classNames: manifest.classNames,
               skeleton: manifest.keypoints?.skeleton ?? [],
             });
-      outputs.publishLabels(manifest.classNames, config.score_threshold);
+      // LabelInfo.threshold: the least score published; while tracking, a low detection that
+      // continues a track is.
+      outputs.publishLabels(
+        manifest.classNames,
+        config.tracking ? config.track_low_threshold : config.score_threshold,
+      );
       this.configured = { config, pipeline, outputs, view, annotations };
       this.configureError = '';
       this.stats.clearTimings();
@@ -237,6 +242,7 @@ export class PerceptionNode {
   private async onActivate(): Promise<void> {
     const c = this.configured;
     if (!c) throw new Error('activate before configure');
+    c.pipeline.resetTracking();
     const mailbox = new LatestFrameMailbox<Work>();
     const post = (w: Work): void => {
       this.stats.received++;

@@ -7,6 +7,7 @@ import { encodeImage } from '../ros/imageCodec';
 import { createOutputPublisher, IMAGE_QOS, LATCHED_QOS, RESULT_QOS } from '../ros/publisherQos';
 import type { RosHeader } from '../ros/rosHeader';
 import { stampNow } from '../ros/rosHeader';
+import { detectionId } from '../heads/detectionId';
 import { detection2DArray, labelInfo, personPoseArray } from '../ros/visionMessages';
 
 // Typed arrays use the machine's byte order; mono16 messages say which one that is.
@@ -18,6 +19,7 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
  *  - segment:  the same plus ~/instances (mono16, pixel = Detection2D.id, 0 = background)
  *  - pose:     ~/poses (htp_perception/PersonPoseArray)
  *  - semantic: ~/segmentation (mono8 class index per pixel) and ~/labels
+ * Detection2D.id is the track id when the node tracks, else the position in the array.
  */
 export class TaskPublishers {
   private readonly detections: Rclnodejs.Publisher<'vision_msgs/msg/Detection2DArray'> | undefined;
@@ -95,6 +97,7 @@ export class TaskPublishers {
           r.instances.map((i) => i.mask),
           width,
           height,
+          r.instances.map(detectionId),
         );
         this.mask?.publish(
           encodeImage({

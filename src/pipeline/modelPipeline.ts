@@ -246,6 +246,7 @@ export class ModelPipeline {
       });
       headMs += performance.now() - h0;
       const scores = (keypoints ?? []).map((k) => k.score);
+      // The very box object it was given: trackResult finds the person's track id by it.
       poses.push({
         box,
         classId: 0,

@@ -6,7 +6,9 @@ import type { Frame } from '../engine/engineSession';
 import type { Detection } from '../heads/headResults';
 import { ModelPipeline, PipelineResult, Thresholds } from './modelPipeline';
 import type { RuntimeChoices } from './manifestEngineOptions';
-import { personBoxes, personClassIds } from './topDownPose';
+import { personClassIds, personDetections } from './topDownPose';
+import { carryPersonIds, trackPersons, trackResult } from './trackResult';
+import { ByteTracker } from '../tracking/byteTracker';
 
 export type Task = ModelManifest['task'];
 
@@ -26,6 +28,7 @@ export interface FrameTimings {
 }
 
 export interface FrameOutcome {
+  /** With tracking on, its detections, instances and poses carry track ids. */
   readonly result: PipelineResult;
   readonly timings: FrameTimings;
 }
@@ -39,6 +42,7 @@ export class PerceptionPipeline {
   private personIds: ReadonlySet<number> = new Set();
   private personIdsFor: readonly string[] | undefined;
   private options: FrameOptions;
+  private tracker: ByteTracker | undefined;
 
   private constructor(
     readonly model: ModelPipeline,
@@ -140,6 +144,18 @@ export class PerceptionPipeline {
     if (detector && detectorThresholds) detector.setThresholds(detectorThresholds);
     this.options = o;
     this.personIdsFor = undefined;
+    // Switching tracking on starts afresh; new thresholds keep the tracks.
+    if (!o.tracking) this.tracker = undefined;
+    else if (this.tracker) this.tracker.setOptions(o.tracking);
+    else this.tracker = new ByteTracker(o.tracking);
+  }
+
+  /**
+   * Forgets every track: frames after a pause (deactivate, activate) do not continue the ones
+   * before it, and a frame-counted buffer would otherwise keep stale tracks across the pause.
+   */
+  resetTracking(): void {
+    if (this.options.tracking) this.tracker = new ByteTracker(this.options.tracking);
   }
 
   /** Why `o` cannot apply to these models ('' when it can), without applying it. */
@@ -166,27 +182,46 @@ export class PerceptionPipeline {
     return detectorThresholds ? { main, detectorThresholds } : { main };
   }
 
-  /** Runs the frame. A top-down model fed by another pipeline gets that pipeline's detections. */
+  /**
+   * Runs the frame. A top-down model fed by another pipeline gets that pipeline's detections.
+   * With tracking on, a top-down model runs only on tracked people (their ids go to the poses);
+   * any other model's results are tracked after its head.
+   */
   async run(frame: Frame, persons?: PersonInput): Promise<FrameOutcome> {
     let before: PipelineResult | undefined;
-    let boxes = persons ? this.boxesOf(persons) : [];
+    let people = persons ? this.personsOf(persons) : [];
     if (this.personDetector) {
       before = await this.personDetector.run(frame);
       // The detector's thresholds keep only person classes (setFrameOptions).
-      boxes = before.task === 'detect' ? before.detections.map((d) => d.box) : [];
+      people = before.task === 'detect' ? before.detections : [];
     }
-    const result = await this.model.run(frame, boxes);
-    return { result, timings: sumTimings(before, result) };
+    const tracker = this.tracker;
+    if (this.model.needsPersonBoxes) {
+      const tracked = tracker ? trackPersons(tracker, people) : undefined;
+      const result = await this.model.run(
+        frame,
+        (tracked ?? people).map((p) => p.box),
+      );
+      return {
+        result: tracked ? carryPersonIds(result, tracked) : result,
+        timings: sumTimings(before, result),
+      };
+    }
+    const result = await this.model.run(frame);
+    return {
+      result: tracker ? trackResult(result, tracker) : result,
+      timings: sumTimings(before, result),
+    };
   }
 
-  private boxesOf(p: PersonInput): ReturnType<typeof personBoxes> {
+  private personsOf(p: PersonInput): ReturnType<typeof personDetections> {
     if (this.personIdsFor !== p.classNames) {
       this.personIds = new Set(
         personClassIds(p.classNames, this.options.personClasses, p.detector),
       );
       this.personIdsFor = p.classNames;
     }
-    return personBoxes(p.detections, this.personIds);
+    return personDetections(p.detections, this.personIds);
   }
 
   dispose(): void {
@@ -203,7 +238,8 @@ function thresholdsFor(
   const ids =
     classIds ?? (classNames && classNames.length > 0 ? classIdsByName(m, classNames) : undefined);
   return {
-    score: o.scoreThreshold,
+    // A tracker needs the low-score detections too (its second stage); it decides what is output.
+    score: o.tracking ? o.tracking.lowThreshold : o.scoreThreshold,
     iou: o.iouThreshold,
     maxDetections: o.maxDetections,
     ...(ids ? { classes: ids } : {}),

@@ -25,5 +25,13 @@ export function personBoxes(
   detections: readonly Detection[],
   personIds: ReadonlySet<number>,
 ): Box[] {
-  return detections.filter((d) => personIds.has(d.classId)).map((d) => d.box);
+  return personDetections(detections, personIds).map((d) => d.box);
+}
+
+/** The detections whose class is a person class (with their track ids, if tracked). */
+export function personDetections(
+  detections: readonly Detection[],
+  personIds: ReadonlySet<number>,
+): Detection[] {
+  return detections.filter((d) => personIds.has(d.classId));
 }

@@ -1,4 +1,5 @@
 import type * as Rclnodejs from 'rclnodejs';
+import { detectionId } from '../heads/detectionId';
 import type { Detection, PersonPose } from '../heads/headResults';
 import type { RosHeader } from './rosHeader';
 
@@ -46,16 +47,16 @@ function detection2D(header: Header, d: Detection, id: string): Detection2D {
   };
 }
 
-/**
- * vision_msgs/Detection2DArray. `id` is the 1-based position in the array, the value of that
- * detection's pixels in the instance image.
- */
+/** vision_msgs/Detection2DArray, ids as detectionId says. */
 export function detection2DArray(
   header: RosHeader,
   detections: readonly Detection[],
 ): Detection2DArrayMsg {
   const h = headerMsg(header);
-  return { header: h, detections: detections.map((d, i) => detection2D(h, d, String(i + 1))) };
+  return {
+    header: h,
+    detections: detections.map((d, i) => detection2D(h, d, String(detectionId(d, i)))),
+  };
 }
 
 /** vision_msgs/LabelInfo: the class map, published once with transient-local durability. */
@@ -80,7 +81,7 @@ export function personPoseArray(
   return {
     header: h,
     poses: poses.map((p, i) => ({
-      detection: detection2D(h, p, String(i + 1)),
+      detection: detection2D(h, p, String(detectionId(p, i))),
       skeleton: 'coco17',
       keypoints: p.keypoints.map((k) => ({ x: k.x, y: k.y, score: k.score })),
     })),

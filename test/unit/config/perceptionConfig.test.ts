@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import {
+  frameOptions,
   PERCEPTION_DEFAULTS,
   PERCEPTION_PARAMETERS,
   parsePerceptionConfig,
@@ -58,6 +59,38 @@ describe('perception parameters', () => {
       'person_classes',
       'score_threshold',
       'segmentation_color_opacity',
+      'track_buffer',
+      'track_high_threshold',
+      'track_low_threshold',
+      'track_match_iou',
+      'track_new_threshold',
+      'tracking',
     ]);
+  });
+
+  it('orders the tracking thresholds: low <= high <= new', () => {
+    assert.equal(parse({ track_low_threshold: 0.5, track_high_threshold: 0.5 }).tracking, false);
+    assert.throws(
+      () => parse({ track_low_threshold: 0.6 }),
+      (e: Error) =>
+        e.name === 'ConfigError' &&
+        /track_low_threshold: must not exceed track_high_threshold \(0\.5\)/.test(e.message),
+    );
+    assert.throws(
+      () => parse({ track_high_threshold: 0.7 }),
+      /track_new_threshold: must be at least track_high_threshold \(0\.7\)/,
+    );
+    assert.throws(() => parse({ track_buffer: 0 }), /track_buffer/);
+  });
+
+  it('passes the tracker its options only while tracking is on', () => {
+    assert.equal(frameOptions(parse({})).tracking, undefined);
+    assert.deepEqual(frameOptions(parse({ tracking: true, track_buffer: 12 })).tracking, {
+      highThreshold: 0.5,
+      lowThreshold: 0.1,
+      newTrackThreshold: 0.6,
+      matchIou: 0.2,
+      buffer: 12,
+    });
   });
 });

@@ -218,6 +218,19 @@ describe('heads/buildInstanceIdImage', () => {
     assert.deepEqual([...img], [0, 0, 0, 0, 0, 0, 1, 1, 2, 0, 0, 1, 0, 0, 0]);
   });
 
+  it('writes the given ids (track ids) instead, and refuses ids that do not fit mono16', () => {
+    const a: InstanceMask = { x: 1, y: 1, width: 2, height: 2, data: new Uint8Array([1, 1, 1, 0]) };
+    const b: InstanceMask = { x: 2, y: 1, width: 3, height: 1, data: new Uint8Array([1, 1, 0]) };
+    const img = buildInstanceIdImage([a, b], 5, 3, [40, 7]);
+    assert.deepEqual([...img], [0, 0, 0, 0, 0, 0, 40, 40, 7, 0, 0, 40, 0, 0, 0]);
+    throwsHead(() => buildInstanceIdImage([a, b], 5, 3, [1]), 'BAD_OPTION', /1 ids for 2/);
+    throwsHead(
+      () => buildInstanceIdImage([a], 5, 3, [65536]),
+      'BAD_OPTION',
+      /instance id 65536 is not in 1\.\.65535/,
+    );
+  });
+
   it('clips regions to the image, returns zeros for no instances, and rejects bad masks', () => {
     const m: InstanceMask = {
       x: 3,
