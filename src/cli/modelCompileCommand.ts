@@ -3,10 +3,10 @@ import * as path from 'node:path';
 import { findHtpSoc, HTP_SOCS } from '../config/htpSocs';
 import { loadModelManifest, requireModelFiles } from '../config/modelManifest';
 import { resolveModelReference } from '../config/perceptionConfig';
-import { spawnSync } from 'node:child_process';
 import type { CompileReport } from '../model/compileHtpContext';
 import { recordHtpContext } from '../model/recordHtpContext';
 import type { Precision } from '../pipeline/manifestEngineOptions';
+import { runMarkedChild } from './qnnChildProcess';
 import { formatTable } from '../util/formatTable';
 import { sha256File } from '../util/sha256File';
 import { type CommandResult, UsageError } from './cliErrors';
@@ -108,25 +108,13 @@ export class CompileFailedError extends Error {
 
 /** Runs the compile in modelCompileWorker.js and returns its report (see that file for why). */
 function runCompileWorker(req: WorkerRequest): CompileReport {
-  const r = spawnSync(
-    process.execPath,
-    [path.join(__dirname, 'modelCompileWorker.js'), JSON.stringify(req)],
-    { encoding: 'utf8', env: process.env, maxBuffer: 16 << 20 },
+  const answer = runMarkedChild(
+    path.join(__dirname, 'modelCompileWorker.js'),
+    [JSON.stringify(req)],
+    WORKER_MARK,
   );
-  const line = r.stdout
-    ?.split('\n')
-    .reverse()
-    .find((l) => l.startsWith(WORKER_MARK));
-  if (line === undefined) {
-    const how = r.error
-      ? r.error.message
-      : r.signal
-        ? `signal ${r.signal}`
-        : `exit code ${String(r.status)}`;
-    const last = (r.stderr ?? '').trim().split('\n').pop() ?? '';
-    throw new CompileFailedError(`the compile process died (${how})${last ? `: ${last}` : ''}`);
-  }
-  const result = JSON.parse(line.slice(WORKER_MARK.length)) as WorkerResult;
+  if (!answer.ok) throw new CompileFailedError(`the compile process died (${answer.death})`);
+  const result = answer.value as WorkerResult;
   if (!result.ok) throw new CompileFailedError(`compile failed: ${result.message}`);
   return result.report;
 }

@@ -4,7 +4,6 @@
  * graph on the HTP. Each check catches its own failure and turns it into a row with its fix: a
  * doctor that crashes on the first missing piece tells the user nothing about the others.
  */
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkManifestAgainstModel } from '../../config/checkManifestAgainstModel';
@@ -14,6 +13,7 @@ import { nativeAddon } from '../../engine/nativeAddon';
 import { introspectedFromOnnx } from '../../model/deriveManifest';
 import { readOnnxModel } from '../../model/readOnnxModel';
 import { loadRclnodejs } from '../../ros/rosEnvironment';
+import { runMarkedChild } from '../qnnChildProcess';
 import { type DoctorRow, fail, ok } from './doctorRow';
 
 const ROS_FIX =
@@ -188,26 +188,17 @@ const PROBE_MARK = 'HTP_DOCTOR_OFFLOAD ';
  */
 export function offloadRow(providerLibrary: string, simulated: boolean): DoctorRow {
   const check = offloadCheckName(simulated);
-  const r = spawnSync(
-    process.execPath,
-    [path.join(__dirname, 'offloadProbe.js'), providerLibrary, simulated ? 'simulated' : 'device'],
-    { encoding: 'utf8', timeout: 120_000, env: process.env },
+  const answer = runMarkedChild(
+    path.join(__dirname, 'offloadProbe.js'),
+    [providerLibrary, simulated ? 'simulated' : 'device'],
+    PROBE_MARK,
+    120_000,
   );
-  const line = r.stdout
-    ?.split('\n')
-    .reverse()
-    .find((l) => l.startsWith(PROBE_MARK));
-  if (line !== undefined) return JSON.parse(line.slice(PROBE_MARK.length)) as DoctorRow;
-  const how = r.error
-    ? r.error.message
-    : r.signal
-      ? `signal ${r.signal}`
-      : `exit code ${String(r.status)}`;
-  const last = (r.stderr ?? '').trim().split('\n').pop() ?? '';
+  if (answer.ok) return answer.value as DoctorRow;
   return fail(
     'device',
     check,
-    `the probe running the graph through QNN died (${how})${last ? `: ${last}` : ''}`,
+    `the probe running the graph through QNN died (${answer.death})`,
     'fix the rows above first (addon, QNN provider, device); then look at dmesg for a DSP crash',
   );
 }
