@@ -11,7 +11,15 @@ export interface RuntimeChoices {
   /** Intra-op threads; 0 lets ONNX Runtime choose. */
   readonly threads: number;
   readonly htp?: EngineOptionsInput['htp'];
+  /**
+   * INT8 models only: 'quantized' (default) feeds uint8/int8 straight into the graph when its input
+   * QuantizeLinear can be folded into preprocessing (prepareEngineOptions); 'float' keeps the
+   * float input that ONNX Runtime quantizes (for comparisons).
+   */
+  readonly int8Input?: Int8Input;
 }
+
+export type Int8Input = 'quantized' | 'float';
 
 /** The model file a manifest names for the chosen precision, or a ConfigError naming the gap. */
 export function modelFileFor(m: ModelManifest, precision: Precision): string {
