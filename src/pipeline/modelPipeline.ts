@@ -101,7 +101,7 @@ export class ModelPipeline {
     requireModelFiles(manifest);
     const context = selectHtpContext(manifest, choices);
     if (context) checkHtpContext(manifest, context);
-    const prepared = prepareEngineOptions(manifest, choices);
+    const prepared = await prepareEngineOptions(manifest, choices);
     let session: EngineSession;
     try {
       session = await EngineSession.load(prepared.options);

@@ -37,10 +37,10 @@ export interface PreparedEngineOptions {
  * The rewritten model goes to a private temporary file that `release()` deletes: the addon loads
  * models by path, and ONNX Runtime has read it completely once the session exists.
  */
-export function prepareEngineOptions(
+export async function prepareEngineOptions(
   m: ModelManifest,
   choices: RuntimeChoices,
-): PreparedEngineOptions {
+): Promise<PreparedEngineOptions> {
   const options = manifestEngineOptions(m, choices);
   const keep = (reason: string): PreparedEngineOptions => ({
     options,
@@ -53,10 +53,12 @@ export function prepareEngineOptions(
   if ((choices.int8Input ?? 'quantized') === 'float') return keep('int8_input is float');
   if (options.htp?.context_cache !== undefined)
     return keep('an HTP context binary fixes the input type');
-  const folded = foldInputQuantize(fs.readFileSync(options.model), options.model);
+  // Async reads and writes: a 30 MB model must not stall the other pipelines of the process; the
+  // fold itself is a synchronous walk of ~100 ms at most (HRNet).
+  const folded = foldInputQuantize(await fs.promises.readFile(options.model), options.model);
   if (!folded.folded) return keep(folded.reason);
 
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-perception-'));
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'htp-perception-'));
   const file = path.join(dir, `${path.basename(options.model, '.onnx')}.quantized-input.onnx`);
   let released = false;
   const release = (): void => {
@@ -65,7 +67,7 @@ export function prepareEngineOptions(
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    fs.writeFileSync(file, folded.bytes, { mode: 0o600 });
+    await fs.promises.writeFile(file, folded.bytes, { mode: 0o600 });
   } catch (e) {
     release();
     throw e;
