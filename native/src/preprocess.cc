@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "engine_error.h"
@@ -159,19 +161,25 @@ template <>
 struct Store<float> {
   static float Put(float v, float, int) { return v; }
 };
+// Quantizing exactly as ONNX Runtime's QuantizeLinear does on the CPU (MLAS): float32 division by
+// the scale, clamp to the range shifted by the zero point, round half to even (lrint in the
+// default rounding mode), add the zero point. Feeding a QDQ graph uint8 in place of its input
+// QuantizeLinear then gives the tensor that node would have produced, bit for bit; a multiply by
+// 1/scale or std::lround (half away from zero) would differ by one step near .5.
+template <typename Q>
+Q QuantizeLikeOrt(float v, float scale, int zero) {
+  constexpr float lo = static_cast<float>(std::numeric_limits<Q>::min());
+  constexpr float hi = static_cast<float>(std::numeric_limits<Q>::max());
+  const float x = std::min(hi - zero, std::max(lo - zero, v / scale));
+  return static_cast<Q>(std::lrint(x) + zero);
+}
 template <>
 struct Store<uint8_t> {
-  static uint8_t Put(float v, float inv_scale, int zero) {
-    const long q = std::lround(v * inv_scale) + zero;
-    return static_cast<uint8_t>(std::min(255L, std::max(0L, q)));
-  }
+  static uint8_t Put(float v, float scale, int zero) { return QuantizeLikeOrt<uint8_t>(v, scale, zero); }
 };
 template <>
 struct Store<int8_t> {
-  static int8_t Put(float v, float inv_scale, int zero) {
-    const long q = std::lround(v * inv_scale) + zero;
-    return static_cast<int8_t>(std::min(127L, std::max(-128L, q)));
-  }
+  static int8_t Put(float v, float scale, int zero) { return QuantizeLikeOrt<int8_t>(v, scale, zero); }
 };
 
 template <Encoding E, typename T>
@@ -183,7 +191,19 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
     a[c] = 1.f / s.std[c];
     b[c] = -s.mean[c] / s.std[c];
   }
-  const float inv_q = 1.f / s.q_scale;
+  const float q_scale = s.q_scale;
+  // With round_pixels every 3-channel value is an integer 0..255, so its quantized byte can be
+  // looked up: the same formula evaluated once per level instead of a division per value
+  // (which made the quantized path slower than writing floats).
+  constexpr bool kQuantized = !std::is_same<T, float>::value;
+  const bool use_lut = kQuantized && s.round_pixels && C == 3;
+  T lut[3][256];
+  if (use_lut) {
+    for (int c = 0; c < 3; ++c)
+      for (int p = 0; p < 256; ++p)
+        lut[c][p] = Store<T>::Put(static_cast<float>(p) * a[c] + b[c], q_scale, s.q_zero);
+  }
+  auto level = [](float v) { return std::min(255, std::max(0, static_cast<int>(v))); };
   auto index = [&](int x, int y, int c) -> size_t {
     return s.nchw ? c * plane + static_cast<size_t>(y) * W + x
                   : (static_cast<size_t>(y) * W + x) * C + c;
@@ -195,7 +215,7 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
   // Padding first: only the border outside the sampled rectangle is written.
   const int x_end = x0 + nx, y_end = y0 + ny;
   T pad[3];
-  for (int c = 0; c < C; ++c) pad[c] = Store<T>::Put(s.pad_value * a[c] + b[c], inv_q, s.q_zero);
+  for (int c = 0; c < C; ++c) pad[c] = Store<T>::Put(s.pad_value * a[c] + b[c], q_scale, s.q_zero);
   for (int y = 0; y < H; ++y) {
     const bool full_row = y < y0 || y >= y_end || nx == 0;
     for (int x = 0; x < W; ++x) {
@@ -232,12 +252,18 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
       const int x = x0 + i, y = y0 + j;
       if (C == 1) {
         const float gray = 0.299f * r + 0.587f * g + 0.114f * bl;
-        out[index(x, y, 0)] = Store<T>::Put(gray * a[0] + b[0], inv_q, s.q_zero);
+        out[index(x, y, 0)] = Store<T>::Put(gray * a[0] + b[0], q_scale, s.q_zero);
       } else {
         const float v0 = s.bgr ? bl : r, v2 = s.bgr ? r : bl;
-        out[index(x, y, 0)] = Store<T>::Put(v0 * a[0] + b[0], inv_q, s.q_zero);
-        out[index(x, y, 1)] = Store<T>::Put(g * a[1] + b[1], inv_q, s.q_zero);
-        out[index(x, y, 2)] = Store<T>::Put(v2 * a[2] + b[2], inv_q, s.q_zero);
+        if (use_lut) {
+          out[index(x, y, 0)] = lut[0][level(v0)];
+          out[index(x, y, 1)] = lut[1][level(g)];
+          out[index(x, y, 2)] = lut[2][level(v2)];
+          continue;
+        }
+        out[index(x, y, 0)] = Store<T>::Put(v0 * a[0] + b[0], q_scale, s.q_zero);
+        out[index(x, y, 1)] = Store<T>::Put(g * a[1] + b[1], q_scale, s.q_zero);
+        out[index(x, y, 2)] = Store<T>::Put(v2 * a[2] + b[2], q_scale, s.q_zero);
       }
     }
   }

@@ -45,7 +45,7 @@ struct PreprocessSpec {
   float mean[3];
   float std[3];
   OutType out;
-  float q_scale;  // quantized output: q = round(value / q_scale) + q_zero, saturated
+  float q_scale;  // quantized output: q = saturate(rint(value / q_scale) + q_zero), as ORT QuantizeLinear
   int q_zero;
 };
 

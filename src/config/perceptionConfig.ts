@@ -56,6 +56,12 @@ export const PERCEPTION_PARAMETERS = {
     'session',
     "fp32 or int8 (the manifest's QDQ file)",
   ),
+  int8_input: spec(
+    z.enum(['quantized', 'float']),
+    'quantized',
+    'session',
+    'int8 only: quantized feeds uint8 from the preprocessing in place of the graph input QuantizeLinear; float keeps the float input (for comparison)',
+  ),
   threads: spec(
     z.number().int().min(0).max(64),
     0,

@@ -58,13 +58,13 @@ export interface OnnxModelInfo {
 }
 
 /** Random access to the bytes of a model: a Buffer, or a file read through a window. */
-interface ByteSource {
+export interface ByteSource {
   readonly length: number;
   /** `len` bytes at `pos` (a view; valid until the next call). */
   bytes(pos: number, len: number): Uint8Array;
 }
 
-function bufferSource(buf: Uint8Array): ByteSource {
+export function bufferSource(buf: Uint8Array): ByteSource {
   return {
     length: buf.length,
     bytes: (pos, len) => buf.subarray(pos, pos + len),
@@ -95,7 +95,7 @@ function fileSource(fd: number, length: number): ByteSource {
   };
 }
 
-interface Field {
+export interface Field {
   readonly no: number;
   readonly wire: number;
   /** Payload span of a length-delimited field. */
@@ -105,8 +105,8 @@ interface Field {
   readonly value: number;
 }
 
-/** One message's span of the source; fields are walked in order. */
-class Cursor {
+/** One message's span of the source; fields are walked in order (also used by foldInputQuantize). */
+export class Cursor {
   constructor(
     private readonly src: ByteSource,
     public pos: number,

@@ -231,6 +231,14 @@ export class PerceptionNode {
       log.info(
         `${role} ${m.name} (${c.precision}) on ${c.provider}${r.modelSource === 'context_cache' ? ` from the compiled context binary ${m.session.options.htp.context_cache ?? ''}` : ''}: nodes by provider ${JSON.stringify(r.nodesByProvider)}${r.note ? ` (${r.note})` : ''}`,
       );
+      if (c.precision === 'int8') {
+        const f = m.inputFeed;
+        log.info(
+          f.fed === 'quantized'
+            ? `${m.name}: input fed as ${f.type} (scale ${f.scale}, zero point ${f.zeroPoint}), in place of ${f.removedNode}`
+            : `${m.name}: input fed as float (${f.reason})`,
+        );
+      }
       if (r.cpuInt8Saturates) {
         log.warn(
           `${m.name}: INT8 on CPU kernels that saturate on this CPU (no VNNI); accuracy suffers`,

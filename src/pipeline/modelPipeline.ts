@@ -25,7 +25,8 @@ import { decodeHrnetHeatmaps } from '../heads/decodeHrnetHeatmaps';
 import { decodeDeeplab } from '../heads/decodeDeeplab';
 import { planHrnetCrop } from '../heads/planHrnetCrop';
 import type { YoloOutputs } from '../heads/yoloCandidateSource';
-import { manifestEngineOptions, RuntimeChoices } from './manifestEngineOptions';
+import type { RuntimeChoices } from './manifestEngineOptions';
+import { InputFeed, prepareEngineOptions } from './quantizedInputModel';
 import { checkHtpContext, selectHtpContext } from './selectHtpContext';
 
 export interface Thresholds {
@@ -74,6 +75,8 @@ export class ModelPipeline {
     readonly manifest: ModelManifest,
     readonly session: EngineSession,
     private currentThresholds: Thresholds,
+    /** Whether an INT8 graph takes quantized bytes from the preprocessing, or why not. */
+    readonly inputFeed: InputFeed,
   ) {}
 
   get thresholds(): Thresholds {
@@ -98,10 +101,16 @@ export class ModelPipeline {
     requireModelFiles(manifest);
     const context = selectHtpContext(manifest, choices);
     if (context) checkHtpContext(manifest, context);
-    const session = await EngineSession.load(manifestEngineOptions(manifest, choices));
+    const prepared = await prepareEngineOptions(manifest, choices);
+    let session: EngineSession;
+    try {
+      session = await EngineSession.load(prepared.options);
+    } finally {
+      prepared.release();
+    }
     try {
       checkManifestAgainstModel(
-        manifest,
+        prepared.manifest,
         {
           inputs: session.inputs.map(introspected),
           outputs: session.outputs.map(introspected),
@@ -112,7 +121,7 @@ export class ModelPipeline {
       session.dispose();
       throw e;
     }
-    return new ModelPipeline(manifest, session, thresholds);
+    return new ModelPipeline(manifest, session, thresholds, prepared.feed);
   }
 
   get name(): string {

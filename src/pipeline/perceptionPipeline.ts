@@ -64,6 +64,7 @@ export class PerceptionPipeline {
     const choices: RuntimeChoices = {
       provider: c.provider,
       precision: c.precision,
+      int8Input: c.int8_input,
       threads: c.threads,
       htp: {
         profile: c.htp_profile,

@@ -100,6 +100,11 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
       90_000,
     );
     const nodes = JSON.parse(loaded[1]!) as Record<string, number>;
+    // INT8 is fed uint8 by default: the graph's input quantize is done by our preprocessing.
+    await detector.waitFor(
+      /yolov8s-fall: input fed as uint8 \(scale [0-9.e-]+, zero point 0\), in place of images_QuantizeLinear/,
+      10_000,
+    );
     assert.ok(
       (nodes.QNNExecutionProvider ?? 0) > 800,
       `QNN took ${nodes.QNNExecutionProvider} nodes`,
