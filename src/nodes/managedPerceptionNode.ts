@@ -20,7 +20,6 @@ import type { RosHeader } from '../ros/rosHeader';
 import { stampNow } from '../ros/rosHeader';
 import { ThrottledWarnings } from '../ros/throttledWarnings';
 import { collectGarbage } from '../util/collectGarbage';
-import { ImageAnnotationsOutput } from './imageAnnotationsOutput';
 import { LatestFrameMailbox } from './latestFrameMailbox';
 import { nodeDiagnostics } from './nodeDiagnostics';
 import { NodeStats } from './nodeStats';
@@ -46,8 +45,6 @@ interface Configured {
   readonly pipeline: PerceptionPipeline;
   readonly outputs: TaskPublishers;
   readonly view: OperatorView;
-  /** ~/annotations for Foxglove; none for semantic maps (no boxes to draw). */
-  readonly annotations: ImageAnnotationsOutput | undefined;
 }
 
 /** Active state: everything activate started and deactivate stops. */
@@ -128,7 +125,6 @@ export class PerceptionNode {
         droppedStale: this.droppedBefore + (this.active?.mailbox.dropped ?? 0),
         stats: this.stats,
         view: this.configured?.view.stats,
-        annotations: this.configured?.annotations?.stats,
       }),
     );
   }
@@ -200,20 +196,13 @@ export class PerceptionNode {
         this.warnUndrawable(encoding),
       );
       const manifest = pipeline.model.manifest;
-      const annotations =
-        pipeline.task === 'semantic'
-          ? undefined
-          : new ImageAnnotationsOutput(rcl, this.node, {
-              classNames: manifest.classNames,
-              skeleton: manifest.keypoints?.skeleton ?? [],
-            });
       // LabelInfo.threshold: the least score published; while tracking, a low detection that
       // continues a track is.
       outputs.publishLabels(
         manifest.classNames,
         config.tracking ? config.track_low_threshold : config.score_threshold,
       );
-      this.configured = { config, pipeline, outputs, view, annotations };
+      this.configured = { config, pipeline, outputs, view };
       this.configureError = '';
       this.stats.clearTimings();
       this.logPlacement(pipeline, config);
@@ -296,7 +285,6 @@ export class PerceptionNode {
     c.pipeline.dispose();
     c.outputs.destroy();
     c.view.destroy();
-    c.annotations?.destroy();
     collectGarbage();
   }
 
@@ -337,7 +325,7 @@ export class PerceptionNode {
       const header = work.frame.header;
       const t0 = performance.now();
       const sent = c.outputs.publish(result, header, frame.width, frame.height);
-      c.annotations?.offer(sent, frame.width, frame.height);
+      c.view.annotate(sent, frame.width, frame.height);
       const published = performance.now();
       const s = this.stats;
       s.processed++;

@@ -2,7 +2,6 @@ import type { PerceptionPipeline } from '../pipeline/perceptionPipeline';
 import { DIAG_ERROR, DIAG_OK, DIAG_WARN, DiagnosticReport } from '../ros/diagnosticsPublisher';
 import type { IntakeCounters } from '../ros/imageIntake';
 import type { PrimaryState } from '../ros/managedNode';
-import type { ImageAnnotationsStats } from './imageAnnotationsOutput';
 import type { NodeStats } from './nodeStats';
 import type { OperatorViewStats } from './operatorView';
 
@@ -20,8 +19,6 @@ export interface NodeDiagnosticsInput {
   readonly droppedStale: number;
   readonly stats: NodeStats;
   readonly view: OperatorViewStats | undefined;
-  /** ~/annotations; undefined when the node has none (semantic) or is not configured. */
-  readonly annotations?: ImageAnnotationsStats | undefined;
 }
 
 const ms = (v: number): string => (Number.isFinite(v) ? v.toFixed(2) : '');
@@ -71,8 +68,8 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     annotated_failed: d.view?.annotated.failed ?? 0,
     segmentation_color_published: d.view?.segmentationColor?.published ?? 0,
     segmentation_color_unwatched: d.view?.segmentationColor?.unwatched ?? 0,
-    annotations_published: d.annotations?.published ?? 0,
-    annotations_unwatched: d.annotations?.unwatched ?? 0,
+    annotations_published: d.view?.annotations?.published ?? 0,
+    annotations_unwatched: d.view?.annotations?.unwatched ?? 0,
   };
   for (const stage of ['preprocess', 'inference', 'head', 'publish'] as const) {
     values[`${stage}_ms_p50`] = ms(stats.percentile(stage, 50));

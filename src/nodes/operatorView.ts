@@ -5,24 +5,30 @@ import { processorsLabel, StreamFigures } from '../annotate/statusBadge';
 import type { Frame } from '../engine/engineSession';
 import type { PipelineResult } from '../pipeline/modelPipeline';
 import type { PerceptionPipeline } from '../pipeline/perceptionPipeline';
+import type { PublishedResult } from '../ros/imageAnnotations';
 import type { RosHeader } from '../ros/rosHeader';
 import { AnnotatedOutput } from './annotatedOutput';
+import { ImageAnnotationsOutput, ImageAnnotationsStats } from './imageAnnotationsOutput';
 import { SegmentationColorOutput, SegmentationColorStats } from './segmentationColorOutput';
 
 export interface OperatorViewStats {
   readonly annotated: AnnotatedStreamStats;
   readonly segmentationColor: SegmentationColorStats | undefined;
+  /** ~/annotations; undefined for semantic models (no boxes to draw). */
+  readonly annotations: ImageAnnotationsStats | undefined;
 }
 
 /**
- * What people look at, beside the result messages: the annotated picture (with a badge saying
- * where the model runs, fps and latency) and, for semantic models, the colour overlay. Fed after
- * the results of a frame are published; each view costs nothing while nobody watches it.
+ * What people look at, beside the result messages: Foxglove's image annotations, the annotated
+ * picture (with a badge saying where the model runs, fps and latency) and, for semantic models,
+ * the colour overlay. Fed after the results of a frame are published; each view costs nothing
+ * while nobody watches it.
  */
 export class OperatorView {
   private readonly output: AnnotatedOutput;
   private readonly stream: AnnotatedStream<RosHeader>;
   private readonly color: SegmentationColorOutput | undefined;
+  private readonly annotations: ImageAnnotationsOutput | undefined;
   private readonly figures = new StreamFigures();
   private readonly processor: string;
 
@@ -38,12 +44,29 @@ export class OperatorView {
       () => pipeline.frameOptions,
       onUndrawable,
     );
+    const manifest = pipeline.model.manifest;
     this.color = pipeline.task === 'semantic' ? new SegmentationColorOutput(rcl, node) : undefined;
+    this.annotations =
+      pipeline.task === 'semantic'
+        ? undefined
+        : new ImageAnnotationsOutput(rcl, node, {
+            classNames: manifest.classNames,
+            skeleton: manifest.keypoints?.skeleton ?? [],
+          });
     this.processor = processorsLabel(pipeline.models.map((m) => m.providerReport.nodesByProvider));
   }
 
   get stats(): OperatorViewStats {
-    return { annotated: this.stream.stats, segmentationColor: this.color?.stats };
+    return {
+      annotated: this.stream.stats,
+      segmentationColor: this.color?.stats,
+      annotations: this.annotations?.stats,
+    };
+  }
+
+  /** ~/annotations from the result message just published (no pixel work, so right after it). */
+  annotate(sent: PublishedResult | undefined, width: number, height: number): void {
+    this.annotations?.offer(sent, width, height);
   }
 
   /** `latencyMs`: from the image stamp to the publication of this frame's results. */
@@ -76,5 +99,6 @@ export class OperatorView {
   destroy(): void {
     this.output.destroy();
     this.color?.destroy();
+    this.annotations?.destroy();
   }
 }
