@@ -1,34 +1,14 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { offloadRow } from '../../../src/cli/doctor/stackChecks';
 import { loadModelManifest } from '../../../src/config/modelManifest';
 import { modelProto, ONNX_FLOAT, valueInfoProto } from '../../../src/model/onnxWriter';
+import { type CliRun as Run, errorLines, runCli } from '../../support/cliRun';
 import { repoPath } from '../../support/paths';
 import { tempDir } from '../../support/onnxFiles';
 
-const MAIN = repoPath('dist', 'src', 'cli', 'main.js');
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: NodeJS.ProcessEnv = process.env): Run {
-  const r = spawnSync(process.execPath, [MAIN, ...args], {
-    encoding: 'utf8',
-    env,
-    timeout: 60_000,
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** stderr lines other than ONNX Runtime/QNN library chatter. */
-function errorLines(r: Run): string[] {
-  return r.stderr.split('\n').filter((l) => l.length > 0 && !/LIBNATIVE/.test(l));
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv = process.env): Run => runCli(args, { env });
 
 function assertOneLineError(r: Run, code: number, pattern: RegExp): void {
   assert.equal(r.status, code, `${r.stdout}\n${r.stderr}`);

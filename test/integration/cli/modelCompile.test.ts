@@ -5,7 +5,6 @@
  * that folder's manifest, then loaded by the pipeline and by a perception node over real DDS. A simulator run takes seconds: one frame each.
  */
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -18,26 +17,12 @@ import type { DetectionsMsg } from '../../support/rosClient';
 import { startNode, startPhotoSource } from '../../support/rosProcess';
 import { useRosTestBed } from '../../support/rosTestBed';
 import { tempDir } from '../../support/onnxFiles';
+import { type CliRun as Run, errorLines, runCli } from '../../support/cliRun';
 import { repoPath } from '../../support/paths';
 
-const MAIN = repoPath('dist', 'src', 'cli', 'main.js');
 const FALL_DIR = repoPath('models', 'yolov8-fall');
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], timeout = 60_000): Run {
-  const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', timeout });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** stderr without ONNX Runtime/QNN library chatter. */
-function errorLines(r: Run): string[] {
-  return r.stderr.split('\n').filter((l) => l.length > 0 && !/LIBNATIVE/.test(l));
-}
+const cli = (args: string[], timeoutMs = 60_000): Run => runCli(args, { timeoutMs });
 
 function assertUsageError(r: Run, pattern: RegExp): void {
   assert.equal(r.status, 2, `${r.stdout}\n${r.stderr}`);

@@ -1,5 +1,4 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import sharp from 'sharp';
@@ -7,29 +6,16 @@ import { loadModelManifest } from '../../../src/config/modelManifest';
 import { loadRgbFrame } from '../../../src/photos/photoFrames';
 import { splitEveryNth } from '../../../src/quantize/calibrationSplit';
 import { PHOTO_DIR, photoNames } from '../../support/photos';
+import { CLI_MAIN, type CliRun as Run, errorLines, runCli } from '../../support/cliRun';
 import { repoPath } from '../../support/paths';
 import { tempDir } from '../../support/onnxFiles';
 import { type RunningProcess, startNode, startProcess } from '../../support/rosProcess';
 
-const MAIN = repoPath('dist', 'src', 'cli', 'main.js');
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[]): Run {
-  const r = spawnSync(process.execPath, [MAIN, ...args], {
-    encoding: 'utf8',
-    timeout: 600_000,
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[]): Run => runCli(args, { timeoutMs: 600_000 });
 
 /** The one stderr line of a failed command (ONNX Runtime/QNN library chatter aside). */
 function errorLine(r: Run): string {
-  const lines = r.stderr.split('\n').filter((l) => l.length > 0 && !/LIBNATIVE/.test(l));
+  const lines = errorLines(r);
   assert.equal(lines.length, 1, r.stderr);
   return lines[0] ?? '';
 }
@@ -282,7 +268,7 @@ describe('htp-perception model quantize (real quantizer, real engine, real model
         ),
       );
       const q = startProcess(process.execPath, [
-        MAIN,
+        CLI_MAIN,
         'model',
         'quantize',
         manifest,
@@ -328,7 +314,7 @@ describe('htp-perception model quantize (real quantizer, real engine, real model
 
     it('a topic nobody publishes: exit 1 naming the topic and what to check', async function () {
       const q = startProcess(process.execPath, [
-        MAIN,
+        CLI_MAIN,
         'model',
         'quantize',
         modelCopy(fs.mkdtempSync(path.join(dir, 'silent-')), 'yolov8n-pose', 'yolov8n-pose'),
