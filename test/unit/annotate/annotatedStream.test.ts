@@ -90,8 +90,10 @@ describe('AnnotatedStream', () => {
       // A camera at 30 Hz with a little jitter; each accepted offer is drawn before the next.
       now = i * (1000 / 30) + (i % 2 ? 3 : -3);
       stream.offer(frame(), () => EMPTY, i);
-      // The renderer starts on setImmediate, which runs before this timer.
-      await new Promise((r) => setTimeout(r, 1));
+      // The renderer starts on a setImmediate queued by offer(); one queued now runs after it, so
+      // the drawing has taken the offer before idle() (which drops a pending offer). A timer here
+      // raced it: under load a 1 ms timer can fire before the check phase.
+      await new Promise((r) => setImmediate(r));
       await stream.idle();
     }
     assert.equal(jpegs.length, 10);
