@@ -12,6 +12,13 @@ import { detection2DArray, labelInfo, personPoseArray } from '../ros/visionMessa
 // Typed arrays use the machine's byte order; mono16 messages say which one that is.
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
+/** A result's messages, built and ready to go out. */
+export interface OutgoingResult {
+  /** The detections or poses message, for ~/annotations (none for semantic maps). */
+  readonly sent: PublishedResult | undefined;
+  send(): void;
+}
+
 /**
  * The result topics of one node, by its model's task, each message carrying the image's header:
  *  - detect:   ~/detections (vision_msgs/Detection2DArray), ~/labels (LabelInfo, transient local)
@@ -82,50 +89,60 @@ export class TaskPublishers {
     width: number,
     height: number,
   ): PublishedResult | undefined {
+    const out = this.build(r, header, width, height);
+    out.send();
+    return out.sent;
+  }
+
+  /**
+   * Builds a result's messages without publishing them, so the node can time building apart from
+   * rclnodejs' serialization and the DDS write (send).
+   */
+  build(r: PipelineResult, header: RosHeader, width: number, height: number): OutgoingResult {
     switch (r.task) {
       case 'detect': {
         const msg = detection2DArray(header, r.detections);
-        this.detections?.publish(msg);
-        return { kind: 'detections', msg };
+        return { sent: { kind: 'detections', msg }, send: () => this.detections?.publish(msg) };
       }
       case 'segment': {
         const msg = detection2DArray(header, r.instances);
-        this.detections?.publish(msg);
         const ids = buildInstanceIdImage(
           r.instances.map((i) => i.mask),
           width,
           height,
         );
-        this.mask?.publish(
-          encodeImage({
-            header,
-            height,
-            width,
-            encoding: 'mono16',
-            isBigEndian: !LITTLE_ENDIAN,
-            step: width * 2,
-            data: new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength),
-          }),
-        );
-        return { kind: 'instances', msg };
+        const image = encodeImage({
+          header,
+          height,
+          width,
+          encoding: 'mono16',
+          isBigEndian: !LITTLE_ENDIAN,
+          step: width * 2,
+          data: new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength),
+        });
+        return {
+          sent: { kind: 'instances', msg },
+          send: () => {
+            this.detections?.publish(msg);
+            this.mask?.publish(image);
+          },
+        };
       }
       case 'pose': {
         const msg = personPoseArray(header, r.poses);
-        this.poses?.publish(msg);
-        return { kind: 'poses', msg };
+        return { sent: { kind: 'poses', msg }, send: () => this.poses?.publish(msg) };
       }
-      case 'semantic':
-        this.mask?.publish(
-          encodeImage({
-            header,
-            height: r.map.height,
-            width: r.map.width,
-            encoding: 'mono8',
-            step: r.map.width,
-            data: r.map.data,
-          }),
-        );
-        return undefined;
+      case 'semantic': {
+        const image = encodeImage({
+          header,
+          height: r.map.height,
+          width: r.map.width,
+          encoding: 'mono8',
+          step: r.map.width,
+          data: r.map.data,
+        });
+        return { sent: undefined, send: () => this.mask?.publish(image) };
+      }
     }
   }
 
