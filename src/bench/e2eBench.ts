@@ -1,14 +1,16 @@
 /**
- * npm run bench:e2e [-- --frames 300 --seconds 10 --warmup 10 --json out.json --skip-ultralytics]
+ * npm run bench:e2e [-- --frames 300 --seconds 10 --warmup 10 --ultralytics-frames 100
+ *                      --json out.json --skip-ultralytics]
  *
  * What a robot gets from the detector end to end, next to what the model alone costs. Three real
  * ROS 2 processes over DDS: an rclpy camera stand-in (tools/ros/frame_publisher.py) publishes real
  * photos as rgb8 at 640x480 and 1280x720, the perception node (yolov8s-fall, CPU provider, FP32
  * then INT8) detects, and this process receives the detections. Per resolution and precision:
- *  - paced (--frames): one frame at a time, the next only once the detections of the previous one
- *    arrived, so nothing queues: e2e latency = image stamp -> detections received; the node's
- *    diagnostics right after give its per-stage p50s over the same frames (its window holds the
- *    last 300, so --frames >= 300 makes them exactly these);
+ *  - paced (--warmup, then --frames): one frame at a time, the next only once the detections of
+ *    the previous one arrived, so nothing queues: e2e latency = image stamp -> detections
+ *    received; the node's diagnostics right after give its per-stage p50s over the same frames
+ *    (its window holds the last 300 frames: with the default --frames 300 exactly these, with
+ *    fewer the warm-up frames as well);
  *  - 30 Hz (--seconds): detections received per second.
  * Then Ultralytics predict() (benchmark-only venv, made on first use) with the package's .pt and
  * with the same ONNX file, on the same photos, one image per call, with its own per-stage times.
@@ -43,6 +45,7 @@ interface Options {
   readonly frames: number;
   readonly seconds: number;
   readonly warmup: number;
+  readonly ultralyticsFrames: number;
   readonly skipUltralytics: boolean;
   readonly jsonPath: string | undefined;
 }
@@ -60,6 +63,7 @@ function parseOptions(argv: readonly string[]): Options {
   };
   const frames = int('--frames', 300, 1);
   const warmup = int('--warmup', 10, 0);
+  const ultralyticsFrames = int('--ultralytics-frames', 100, 1);
   const skip = rest.indexOf('--skip-ultralytics');
   if (skip >= 0) rest.splice(skip, 1);
   if (rest.length > 0) throw new Error(`unknown arguments: ${rest.join(' ')}`);
@@ -67,6 +71,7 @@ function parseOptions(argv: readonly string[]): Options {
     frames,
     seconds: a.seconds ?? 10,
     warmup,
+    ultralyticsFrames,
     skipUltralytics: skip >= 0,
     jsonPath: a.jsonPath,
   };
@@ -220,10 +225,12 @@ async function measureNode(
       ]);
       try {
         await cam.nextLine(/^ready$/, 60_000);
+        // Paced first: the node's stage window then holds only paced frames (the warm-up ones
+        // too, until --frames fills it), and the 30 Hz phase's queueing cannot leak into it.
         await paced(cam, rx, o.warmup);
-        const rate = await at30Hz(cam, rx, o.seconds);
         const p = await paced(cam, rx, o.frames);
         const nodeP50 = await rx.nodeP50();
+        const rate = await at30Hz(cam, rx, o.seconds);
         runs.push({
           width: w,
           height: h,
@@ -327,7 +334,15 @@ async function main(): Promise<void> {
       ];
       for (const [w, h] of RESOLUTIONS) {
         for (const [kind, file] of models) {
-          const r = runUltralytics(setup, file, w, h, frames.get(`${w}x${h}`)!, o.frames, 3);
+          const r = runUltralytics(
+            setup,
+            file,
+            w,
+            h,
+            frames.get(`${w}x${h}`)!,
+            o.ultralyticsFrames,
+            3,
+          );
           ultra.set(`${w}x${h} ${kind}`, r);
           process.stderr.write(
             `${w}x${h} Ultralytics ${path.basename(file)}: predict() p50 ${percentile(r.total_ms, 50).toFixed(2)} ms\n`,
