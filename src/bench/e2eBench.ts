@@ -187,12 +187,18 @@ async function at30Hz(
   return { sent: Number(sent), received: rx.received - before, seconds: Number(elapsed), e2e };
 }
 
+/**
+ * One node process per resolution and precision: its stage window (the last 300 frames) then
+ * holds this row's paced frames only, never the previous row's.
+ */
 async function measureNode(
   precision: 'fp32' | 'int8',
-  frames: Map<string, string[]>,
+  [w, h]: readonly [number, number],
+  frames: readonly string[],
   rx: Receiver,
   o: Options,
-): Promise<NodeRun[]> {
+): Promise<NodeRun> {
+  const loadAvg = os.loadavg()[0]!;
   const node = new LineProcess(
     'perception node',
     'node',
@@ -208,55 +214,49 @@ async function measureNode(
     ],
     'ignore',
   );
-  const runs: NodeRun[] = [];
   try {
     await node.printed(/nodes by provider/, 120_000);
-    for (const [w, h] of RESOLUTIONS) {
-      const loadAvg = os.loadavg()[0]!;
-      const cam = new LineProcess('frame publisher', 'python3', [
-        packagePath('tools', 'ros', 'frame_publisher.py'),
-        '--topic',
-        TOPIC,
-        '--width',
-        String(w),
-        '--height',
-        String(h),
-        ...frames.get(`${w}x${h}`)!,
-      ]);
-      try {
-        await cam.nextLine(/^ready$/, 60_000);
-        // Paced first: the node's stage window then holds only paced frames (the warm-up ones
-        // too, until --frames fills it), and the 30 Hz phase's queueing cannot leak into it.
-        await paced(cam, rx, o.warmup);
-        const p = await paced(cam, rx, o.frames);
-        const nodeP50 = await rx.nodeP50();
-        const rate = await at30Hz(cam, rx, o.seconds);
-        runs.push({
-          width: w,
-          height: h,
-          precision,
-          pacedE2eMs: p.e2e,
-          pacedLost: p.lost,
-          rateSent: rate.sent,
-          rateReceived: rate.received,
-          rateSeconds: rate.seconds,
-          rateE2eMs: rate.e2e,
-          nodeP50,
-          loadAvg,
-        });
-        process.stderr.write(
-          `${w}x${h} ${precision}: paced ${p.e2e.length} (lost ${p.lost}), e2e p50 ${percentile(p.e2e, 50).toFixed(2)} ms, inference p50 ${nodeP50.inference} ms; 30 Hz: ${rate.received}/${rate.sent}\n`,
-        );
-        cam.send('quit');
-        await cam.stop(5000);
-      } finally {
-        await cam.stop(1000);
-      }
+    const cam = new LineProcess('frame publisher', 'python3', [
+      packagePath('tools', 'ros', 'frame_publisher.py'),
+      '--topic',
+      TOPIC,
+      '--width',
+      String(w),
+      '--height',
+      String(h),
+      ...frames,
+    ]);
+    try {
+      await cam.nextLine(/^ready$/, 60_000);
+      // Paced first: the node's stage window then holds only paced frames (the warm-up ones
+      // too, until --frames fills it), and the 30 Hz phase's queueing cannot leak into it.
+      await paced(cam, rx, o.warmup);
+      const p = await paced(cam, rx, o.frames);
+      const nodeP50 = await rx.nodeP50();
+      const rate = await at30Hz(cam, rx, o.seconds);
+      process.stderr.write(
+        `${w}x${h} ${precision}: paced ${p.e2e.length} (lost ${p.lost}), e2e p50 ${percentile(p.e2e, 50).toFixed(2)} ms, inference p50 ${nodeP50.inference} ms; 30 Hz: ${rate.received}/${rate.sent}\n`,
+      );
+      cam.send('quit');
+      return {
+        width: w,
+        height: h,
+        precision,
+        pacedE2eMs: p.e2e,
+        pacedLost: p.lost,
+        rateSent: rate.sent,
+        rateReceived: rate.received,
+        rateSeconds: rate.seconds,
+        rateE2eMs: rate.e2e,
+        nodeP50,
+        loadAvg,
+      };
+    } finally {
+      await cam.stop(5000);
     }
   } finally {
     await node.stop();
   }
-  return runs;
 }
 
 function printTables(rows: readonly E2eRow[]): void {
@@ -320,7 +320,11 @@ async function main(): Promise<void> {
     const rx = new Receiver(node);
     node.spin();
     const runs: NodeRun[] = [];
-    for (const precision of PRECISIONS) runs.push(...(await measureNode(precision, frames, rx, o)));
+    for (const precision of PRECISIONS) {
+      for (const [w, h] of RESOLUTIONS) {
+        runs.push(await measureNode(precision, [w, h], frames.get(`${w}x${h}`)!, rx, o));
+      }
+    }
     node.destroy();
     rcl.shutdown();
 
