@@ -37,6 +37,8 @@ export interface PerceptionProcess {
 interface Work {
   readonly frame: CameraFrame;
   readonly persons?: PersonInput;
+  /** performance.now() when the frame entered the mailbox. */
+  readonly postedAt: number;
 }
 
 /** Configured state: everything configure made and cleanup frees (config: the values it used). */
@@ -241,9 +243,9 @@ export class PerceptionNode {
     if (!c) throw new Error('activate before configure');
     c.pipeline.resetTracking();
     const mailbox = new LatestFrameMailbox<Work>();
-    const post = (w: Work): void => {
+    const post = (w: Omit<Work, 'postedAt'>): void => {
       this.stats.received++;
-      mailbox.post(w);
+      mailbox.post({ ...w, postedAt: performance.now() });
     };
     const source = c.config.person_source;
     const lease = source
@@ -320,21 +322,36 @@ export class PerceptionNode {
 
   private async process(work: Work, c: Configured): Promise<void> {
     try {
+      const taken = performance.now();
       const frame = await work.frame.pixels();
+      const decoded = performance.now();
       const { result, timings } = await c.pipeline.run(frame, work.persons);
       const header = work.frame.header;
-      const t0 = performance.now();
-      const sent = c.outputs.publish(result, header, frame.width, frame.height);
-      c.view.annotate(sent, frame.width, frame.height);
+      const built = performance.now();
+      const out = c.outputs.build(result, header, frame.width, frame.height);
+      const sending = performance.now();
+      out.send();
       const published = performance.now();
+      const latency = this.msSinceStamp(header);
+      c.view.annotate(out.sent, frame.width, frame.height);
       const s = this.stats;
       s.processed++;
       s.published++;
+      // From here on the frame only feeds the operator views: its timings are complete.
+      s.sample('dds_in', latency - (published - work.frame.receivedAt));
+      s.sample('intake', work.postedAt - work.frame.receivedAt);
+      s.sample('mailbox_wait', taken - work.postedAt);
+      s.sample('decode', decoded - taken);
+      s.sample('engine_queue', timings.queueMs);
       s.sample('preprocess', timings.preprocessMs);
       s.sample('inference', timings.inferenceMs);
+      s.sample(
+        'engine_return',
+        timings.engineMs - timings.queueMs - timings.preprocessMs - timings.inferenceMs,
+      );
       s.sample('head', timings.headMs);
-      s.sample('publish', published - t0);
-      const latency = this.msSinceStamp(header);
+      s.sample('message_build', sending - built);
+      s.sample('publish', published - sending);
       s.sample('stamp_to_publish', latency);
       if (result.task === 'detect' && this.ctx.pipelines.followed(this.name)) {
         this.ctx.pipelines.handOver(this.name, {

@@ -45,6 +45,10 @@ export interface StageTimings {
   /** Summed over every engine run of the frame (HRNet runs once per person). */
   readonly preprocessMs: number;
   readonly inferenceMs: number;
+  /** Waiting for a libuv worker. */
+  readonly queueMs: number;
+  /** Engine calls from run() to their result in hand here (queue, preprocess, inference, return). */
+  readonly engineMs: number;
   readonly headMs: number;
   readonly totalMs: number;
   readonly runs: number;
@@ -151,7 +155,7 @@ export class ModelPipeline {
     const r = await this.session.run(frame);
     const headStart = performance.now();
     const timings = (): StageTimings =>
-      stageTimings([r.timings], performance.now() - headStart, started);
+      stageTimings([r.timings], headStart - started, performance.now() - headStart, started);
     if (o.format === 'semantic-logits' || o.format === 'semantic-argmax') {
       const t = byName(
         r.outputs,
@@ -232,6 +236,7 @@ export class ModelPipeline {
     const poses: PersonPose[] = [];
     const runTimings: RunTimings[] = [];
     let headMs = 0;
+    let engineMs = 0;
     for (const box of boxes) {
       // The planner rejects a box with no extent or a non-finite corner: nothing to crop.
       if (
@@ -246,9 +251,11 @@ export class ModelPipeline {
       const { x, y, width, height } = plan.region;
       // A box wholly outside the frame (a detector in another resolution) has nothing to see.
       if (x >= frame.width || y >= frame.height || x + width <= 0 || y + height <= 0) continue;
+      const e0 = performance.now();
       const r = await this.session.run(frame, { ...plan.region, outside: 'pad' });
       runTimings.push(r.timings);
       const h0 = performance.now();
+      engineMs += h0 - e0;
       const [keypoints] = decodeHrnetHeatmaps(byName(r.outputs, spec.name, m.name), [r.transform], {
         layout: spec.layout,
         numKeypoints: m.keypoints?.names.length,
@@ -263,7 +270,7 @@ export class ModelPipeline {
         keypoints: keypoints ?? [],
       });
     }
-    return { task: 'pose', poses, timings: stageTimings(runTimings, headMs, started) };
+    return { task: 'pose', poses, timings: stageTimings(runTimings, engineMs, headMs, started) };
   }
 
   dispose(): void {
@@ -275,10 +282,17 @@ function introspected(t: TensorInfo): IntrospectedTensor {
   return { name: t.name, dims: t.dims, type: t.type };
 }
 
-function stageTimings(runs: readonly RunTimings[], headMs: number, started: number): StageTimings {
+function stageTimings(
+  runs: readonly RunTimings[],
+  engineMs: number,
+  headMs: number,
+  started: number,
+): StageTimings {
   return {
     preprocessMs: runs.reduce((a, r) => a + r.preprocessMs, 0),
     inferenceMs: runs.reduce((a, r) => a + r.inferenceMs, 0),
+    queueMs: runs.reduce((a, r) => a + r.queueMs, 0),
+    engineMs,
     headMs,
     totalMs: performance.now() - started,
     runs: runs.length,

@@ -24,6 +24,9 @@ export interface FrameTimings {
   /** Summed over every engine run of the frame (person detector and one HRNet run per person). */
   readonly preprocessMs: number;
   readonly inferenceMs: number;
+  readonly queueMs: number;
+  /** Engine calls from run() to the result in hand (queue, preprocess, inference, return). */
+  readonly engineMs: number;
   readonly headMs: number;
 }
 
@@ -266,6 +269,8 @@ function sumTimings(a: PipelineResult | undefined, b: PipelineResult): FrameTimi
   return {
     preprocessMs: t(a, 'preprocessMs') + t(b, 'preprocessMs'),
     inferenceMs: t(a, 'inferenceMs') + t(b, 'inferenceMs'),
+    queueMs: t(a, 'queueMs') + t(b, 'queueMs'),
+    engineMs: t(a, 'engineMs') + t(b, 'engineMs'),
     headMs: t(a, 'headMs') + t(b, 'headMs'),
   };
 }

@@ -37,6 +37,12 @@ export class CdrWriter {
     this.offset += 4;
   }
 
+  float64(v: number): void {
+    this.align(8);
+    this.view.setFloat64(this.offset, v, true);
+    this.offset += 8;
+  }
+
   string(s: string): void {
     const length = Buffer.byteLength(s, 'utf8');
     this.uint32(length + 1);

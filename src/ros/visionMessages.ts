@@ -11,8 +11,8 @@ export type PersonPoseArrayMsg = Rclnodejs.htp_perception.msg.PersonPoseArray;
 
 /*
  * Messages in the field layout of vision_msgs 4.x and our msg/, typed by rclnodejs' generated
- * interfaces. Detection messages are small, so rclnodejs' own serializer is fine here (unlike
- * image pixels, which go through our CDR codec).
+ * interfaces. Detections are published as our own CDR (detectionArrayCodec: rclnodejs' object
+ * path cost milliseconds per message); poses and labels still go through rclnodejs' serializer.
  */
 
 export function headerMsg(h: RosHeader): Header {

@@ -5,7 +5,15 @@ import { carryPersonIds, trackPersons, trackResult } from '../../../src/pipeline
 import { ByteTracker } from '../../../src/tracking/byteTracker';
 import { BYTETRACK_DEFAULTS } from '../../../src/tracking/trackerOptions';
 
-const timings: StageTimings = { preprocessMs: 0, inferenceMs: 0, headMs: 0, totalMs: 0, runs: 1 };
+const timings: StageTimings = {
+  queueMs: 0,
+  preprocessMs: 0,
+  inferenceMs: 0,
+  engineMs: 0,
+  headMs: 0,
+  totalMs: 0,
+  runs: 1,
+};
 const person = (x: number, score = 0.9, trackId?: number): Detection => ({
   box: { x1: x, y1: 0, x2: x + 40, y2: 100 },
   classId: 0,

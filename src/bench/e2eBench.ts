@@ -1,0 +1,372 @@
+/**
+ * npm run bench:e2e [-- --frames 300 --seconds 10 --warmup 10 --ultralytics-frames 100
+ *                      --json out.json --skip-ultralytics]
+ *
+ * What a robot gets from the detector end to end, next to what the model alone costs. Three real
+ * ROS 2 processes over DDS: an rclpy camera stand-in (tools/ros/frame_publisher.py) publishes real
+ * photos as rgb8 at 640x480 and 1280x720, the perception node (yolov8s-fall, CPU provider, FP32
+ * then INT8) detects, and this process receives the detections. Per resolution and precision:
+ *  - paced (--warmup, then --frames): one frame at a time, the next only once the detections of
+ *    the previous one arrived, so nothing queues: e2e latency = image stamp -> detections
+ *    received; the node's diagnostics right after give its per-stage p50s over the same frames
+ *    (its window holds the last 300 frames: with the default --frames 300 exactly these, with
+ *    fewer the warm-up frames as well);
+ *  - 30 Hz (--seconds): detections received per second.
+ * Then Ultralytics predict() (benchmark-only venv, made on first use) with the package's .pt and
+ * with the same ONNX file, on the same photos, one image per call, with its own per-stage times.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type * as Rclnodejs from 'rclnodejs';
+import { packagePath } from '../packageRoot';
+import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
+import { formatTable } from '../util/formatTable';
+import { percentile } from '../util/percentile';
+import { parseBenchArgs } from './benchArgs';
+import { writeBenchFrames } from './e2eFrames';
+import { E2eRow, e2eRow, NODE_STAGES, NodeRun, NodeStage, UltralyticsRun } from './e2eRows';
+import { LineProcess } from './lineProcess';
+import { ensureUltralytics, runUltralytics } from './ultralyticsSide';
+
+const NODE = 'e2e_bench_det';
+const TOPIC = '/e2e_bench/image';
+const RESOLUTIONS: readonly [number, number][] = [
+  [640, 480],
+  [1280, 720],
+];
+const PRECISIONS = ['fp32', 'int8'] as const;
+const RATE_HZ = 30;
+/** A paced frame whose detections have not come by then is counted lost (best-effort input). */
+const PACED_TIMEOUT_MS = 5000;
+const MODEL_DIR = packagePath('models', 'yolov8-fall');
+
+interface Options {
+  readonly frames: number;
+  readonly seconds: number;
+  readonly warmup: number;
+  readonly ultralyticsFrames: number;
+  readonly skipUltralytics: boolean;
+  readonly jsonPath: string | undefined;
+}
+
+function parseOptions(argv: readonly string[]): Options {
+  const a = parseBenchArgs(argv);
+  const rest = [...a.rest];
+  const int = (flag: string, def: number, min: number): number => {
+    const i = rest.indexOf(flag);
+    if (i < 0) return def;
+    const v = Number(rest[i + 1]);
+    if (!Number.isInteger(v) || v < min) throw new Error(`${flag} needs an integer >= ${min}`);
+    rest.splice(i, 2);
+    return v;
+  };
+  const frames = int('--frames', 300, 1);
+  const warmup = int('--warmup', 10, 0);
+  const ultralyticsFrames = int('--ultralytics-frames', 100, 1);
+  const skip = rest.indexOf('--skip-ultralytics');
+  if (skip >= 0) rest.splice(skip, 1);
+  if (rest.length > 0) throw new Error(`unknown arguments: ${rest.join(' ')}`);
+  return {
+    frames,
+    seconds: a.seconds ?? 10,
+    warmup,
+    ultralyticsFrames,
+    skipUltralytics: skip >= 0,
+    jsonPath: a.jsonPath,
+  };
+}
+
+/** Wall clock in ms with sub-ms resolution (Date.now() has whole ms): compared with image stamps. */
+const wallMs = (): number => performance.timeOrigin + performance.now();
+const stampKey = (s: { sec: number; nanosec: number }): string => `${s.sec}.${s.nanosec}`;
+const stampMs = (s: { sec: number; nanosec: number }): number => s.sec * 1000 + s.nanosec / 1e6;
+
+/** This process's view of the graph: detections as they arrive, the node's latest diagnostics. */
+class Receiver {
+  /** Arrival wall time of each detections message, by image stamp. */
+  readonly arrivals = new Map<string, number>();
+  received = 0;
+  private diagnostics = new Map<string, string>();
+  private diagnosticsSeen = 0;
+  private wake: (() => void) | undefined;
+
+  constructor(node: Rclnodejs.Node) {
+    node.createSubscription('vision_msgs/msg/Detection2DArray', `/${NODE}/detections`, (m) => {
+      const at = wallMs();
+      const d = m as Rclnodejs.vision_msgs.msg.Detection2DArray;
+      this.arrivals.set(stampKey(d.header.stamp), at);
+      this.received++;
+      this.wake?.();
+    });
+    node.createSubscription('diagnostic_msgs/msg/DiagnosticArray', '/diagnostics', (m) => {
+      for (const s of (m as Rclnodejs.diagnostic_msgs.msg.DiagnosticArray).status) {
+        if (s.hardware_id.replace(/^\//, '') !== NODE) continue;
+        this.diagnostics = new Map(s.values.map((kv) => [kv.key, kv.value]));
+        this.diagnosticsSeen++;
+        this.wake?.();
+      }
+    });
+  }
+
+  /** Waits for `check` to hold, re-checking whenever a message arrives; false on timeout. */
+  async until(check: () => boolean, timeoutMs: number): Promise<boolean> {
+    const until = Date.now() + timeoutMs;
+    while (!check()) {
+      const left = until - Date.now();
+      if (left <= 0) return false;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        this.wake = () => {
+          clearTimeout(t);
+          this.wake = undefined;
+          resolve();
+        };
+      });
+    }
+    return true;
+  }
+
+  /**
+   * Stage p50s from a diagnostics message published after everything before this call: the
+   * second one from now (the first may have been computed just before the last frame).
+   */
+  async nodeP50(): Promise<Record<NodeStage, number>> {
+    const target = this.diagnosticsSeen + 2;
+    if (!(await this.until(() => this.diagnosticsSeen >= target, 10_000))) {
+      throw new Error(`no diagnostics from ${NODE} on /diagnostics`);
+    }
+    const out = {} as Record<NodeStage, number>;
+    for (const s of NODE_STAGES) {
+      const v = Number(this.diagnostics.get(`${s}_ms_p50`));
+      if (!Number.isFinite(v)) throw new Error(`${NODE} diagnostics carry no ${s}_ms_p50`);
+      out[s] = v;
+    }
+    return out;
+  }
+}
+
+/** One frame at a time: publish, wait for its detections, then the next. */
+async function paced(
+  cam: LineProcess,
+  rx: Receiver,
+  count: number,
+): Promise<{ e2e: number[]; lost: number }> {
+  const e2e: number[] = [];
+  let lost = 0;
+  for (let i = 0; i < count; i++) {
+    cam.send('next');
+    const [, sec, nsec] = await cam.nextLine(/^sent (\d+) (\d+)$/, 10_000);
+    const stamp = { sec: Number(sec), nanosec: Number(nsec) };
+    const key = stampKey(stamp);
+    if (await rx.until(() => rx.arrivals.has(key), PACED_TIMEOUT_MS)) {
+      e2e.push(rx.arrivals.get(key)! - stampMs(stamp));
+    } else {
+      lost++;
+    }
+    rx.arrivals.clear();
+  }
+  return { e2e, lost };
+}
+
+async function at30Hz(
+  cam: LineProcess,
+  rx: Receiver,
+  seconds: number,
+): Promise<{ sent: number; received: number; seconds: number; e2e: number[] }> {
+  rx.arrivals.clear();
+  const before = rx.received;
+  cam.send(`rate ${RATE_HZ} ${seconds}`);
+  const [, sent, elapsed] = await cam.nextLine(/^done (\d+) ([\d.]+)$/, seconds * 1000 + 30_000);
+  // The last frame's detections are at most one inference behind.
+  await new Promise((r) => setTimeout(r, 1000));
+  const e2e = [...rx.arrivals.entries()].map(([k, at]) => {
+    const [s, ns] = k.split('.').map(Number);
+    return at - stampMs({ sec: s!, nanosec: ns! });
+  });
+  return { sent: Number(sent), received: rx.received - before, seconds: Number(elapsed), e2e };
+}
+
+/**
+ * One node process per resolution and precision: its stage window (the last 300 frames) then
+ * holds this row's paced frames only, never the previous row's.
+ */
+async function measureNode(
+  precision: 'fp32' | 'int8',
+  [w, h]: readonly [number, number],
+  frames: readonly string[],
+  rx: Receiver,
+  o: Options,
+): Promise<NodeRun> {
+  const loadAvg = os.loadavg()[0]!;
+  const node = new LineProcess(
+    'perception node',
+    'node',
+    [
+      packagePath('dist', 'src', 'nodes', 'perceptionNode.js'),
+      '--ros-args',
+      '-r',
+      `__node:=${NODE}`,
+      '-r',
+      `image:=${TOPIC}`,
+      '-p',
+      `precision:=${precision}`,
+    ],
+    'ignore',
+  );
+  try {
+    await node.printed(/nodes by provider/, 120_000);
+    const cam = new LineProcess('frame publisher', 'python3', [
+      packagePath('tools', 'ros', 'frame_publisher.py'),
+      '--topic',
+      TOPIC,
+      '--width',
+      String(w),
+      '--height',
+      String(h),
+      ...frames,
+    ]);
+    try {
+      await cam.nextLine(/^ready$/, 60_000);
+      // Paced first: the node's stage window then holds only paced frames (the warm-up ones
+      // too, until --frames fills it), and the 30 Hz phase's queueing cannot leak into it.
+      await paced(cam, rx, o.warmup);
+      const p = await paced(cam, rx, o.frames);
+      const nodeP50 = await rx.nodeP50();
+      const rate = await at30Hz(cam, rx, o.seconds);
+      process.stderr.write(
+        `${w}x${h} ${precision}: paced ${p.e2e.length} (lost ${p.lost}), e2e p50 ${percentile(p.e2e, 50).toFixed(2)} ms, inference p50 ${nodeP50.inference} ms; 30 Hz: ${rate.received}/${rate.sent}\n`,
+      );
+      cam.send('quit');
+      return {
+        width: w,
+        height: h,
+        precision,
+        pacedE2eMs: p.e2e,
+        pacedLost: p.lost,
+        rateSent: rate.sent,
+        rateReceived: rate.received,
+        rateSeconds: rate.seconds,
+        rateE2eMs: rate.e2e,
+        nodeP50,
+        loadAvg,
+      };
+    } finally {
+      await cam.stop(5000);
+    }
+  } finally {
+    await node.stop();
+  }
+}
+
+function printTables(rows: readonly E2eRow[]): void {
+  const main = rows.map((r) => ({
+    resolution: r.resolution,
+    precision: r.precision,
+    'e2e p50/p95 ms': `${r.e2e_ms_p50.toFixed(2)} / ${r.e2e_ms_p95.toFixed(2)}`,
+    'engine p50 ms': r.engine_ms_p50,
+    'overhead p50 ms': r.overhead_ms_p50,
+    'overhead/engine': r.overhead_ratio,
+    'fps @30 Hz': r.fps_30hz,
+    'Ultralytics .pt p50 ms': r.ultralytics_pt_ms_p50 ?? '-',
+    'Ultralytics ONNX p50 ms': r.ultralytics_onnx_ms_p50 ?? '-',
+  }));
+  process.stdout.write(`${formatTable(main)}\n\nnode stages, p50 ms (paced frames)\n`);
+  const stages = rows.map((r) => ({
+    row: `${r.resolution} ${r.precision}`,
+    ...r.stages_ms_p50,
+    'rest (dds out)': r.dds_out_ms_p50,
+  }));
+  process.stdout.write(`${formatTable(stages)}\n`);
+  const u = rows.flatMap((r) =>
+    (
+      [
+        ['.pt', r.ultralytics_pt_stages_ms_p50],
+        ['ONNX', r.ultralytics_onnx_stages_ms_p50],
+      ] as const
+    )
+      .filter(([, f]) => f !== null)
+      .map(([kind, f]) => ({
+        row: `${r.resolution} ${r.precision}`,
+        ultralytics: kind,
+        'predict() p50': f!.total_ms_p50,
+        preprocess: f!.preprocess_ms_p50,
+        inference: f!.inference_ms_p50,
+        postprocess: f!.postprocess_ms_p50,
+      })),
+  );
+  if (u.length > 0) {
+    process.stdout.write(`\nUltralytics predict(), p50 ms (its own speed per stage)\n`);
+    process.stdout.write(`${formatTable(u)}\n`);
+  }
+}
+
+async function main(): Promise<void> {
+  const o = parseOptions(process.argv.slice(2));
+  // A domain of its own, so the benchmark never meets other ROS 2 graphs on this machine.
+  process.env.ROS_DOMAIN_ID = process.env.HTP_BENCH_DOMAIN_ID ?? String(100 + (process.pid % 100));
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-e2e-'));
+  try {
+    const frames = new Map<string, string[]>();
+    for (const [w, h] of RESOLUTIONS) {
+      frames.set(
+        `${w}x${h}`,
+        await writeBenchFrames(packagePath('.cache', 'photos'), w, h, path.join(tmp, `${w}x${h}`)),
+      );
+    }
+    const rcl = loadRclnodejs();
+    await rcl.init();
+    const node = new rcl.Node('e2e_bench_receiver');
+    const rx = new Receiver(node);
+    node.spin();
+    const runs: NodeRun[] = [];
+    for (const precision of PRECISIONS) {
+      for (const [w, h] of RESOLUTIONS) {
+        runs.push(await measureNode(precision, [w, h], frames.get(`${w}x${h}`)!, rx, o));
+      }
+    }
+    node.destroy();
+    rcl.shutdown();
+
+    const ultra = new Map<string, UltralyticsRun>();
+    if (!o.skipUltralytics) {
+      const setup = ensureUltralytics();
+      const models: [string, string][] = [
+        ['pt', setup.pt],
+        ['fp32', path.join(MODEL_DIR, 'yolov8s-fall.onnx')],
+        ['int8', path.join(MODEL_DIR, 'yolov8s-fall.int8.qdq.onnx')],
+      ];
+      for (const [w, h] of RESOLUTIONS) {
+        for (const [kind, file] of models) {
+          const r = runUltralytics(
+            setup,
+            file,
+            w,
+            h,
+            frames.get(`${w}x${h}`)!,
+            o.ultralyticsFrames,
+            3,
+          );
+          ultra.set(`${w}x${h} ${kind}`, r);
+          process.stderr.write(
+            `${w}x${h} Ultralytics ${path.basename(file)}: predict() p50 ${percentile(r.total_ms, 50).toFixed(2)} ms\n`,
+          );
+        }
+      }
+    }
+    const rows = runs.map((r) => {
+      const res = `${r.width}x${r.height}`;
+      return e2eRow(r, ultra.get(`${res} pt`), ultra.get(`${res} ${r.precision}`));
+    });
+    printTables(rows);
+    if (o.jsonPath) {
+      fs.mkdirSync(path.dirname(path.resolve(o.jsonPath)), { recursive: true });
+      fs.writeFileSync(o.jsonPath, `${JSON.stringify(rows, null, 2)}\n`);
+      process.stdout.write(`wrote ${o.jsonPath}\n`);
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) runMain(main);

@@ -1,0 +1,138 @@
+import { percentile } from '../util/percentile';
+
+/** The node's stages as diagnostics name them (`<stage>_ms_p50`), in the order a frame meets them. */
+export const NODE_STAGES = [
+  'dds_in',
+  'intake',
+  'mailbox_wait',
+  'decode',
+  'engine_queue',
+  'preprocess',
+  'inference',
+  'engine_return',
+  'head',
+  'message_build',
+  'publish',
+] as const;
+export type NodeStage = (typeof NODE_STAGES)[number];
+
+/** What one resolution x precision of the node gave. */
+export interface NodeRun {
+  readonly width: number;
+  readonly height: number;
+  readonly precision: 'fp32' | 'int8';
+  /** Paced: image stamp -> detections received, per frame, ms. */
+  readonly pacedE2eMs: readonly number[];
+  /** Paced frames whose detections never came (DDS loss; best-effort input). */
+  readonly pacedLost: number;
+  /** 30 Hz phase. */
+  readonly rateSent: number;
+  readonly rateReceived: number;
+  readonly rateSeconds: number;
+  readonly rateE2eMs: readonly number[];
+  /** The node's diagnostics right after the paced phase: `<stage>_ms_p50` values. */
+  readonly nodeP50: Readonly<Record<NodeStage, number>>;
+  /** 1-minute load average when the row started (the machine is shared). */
+  readonly loadAvg: number;
+}
+
+/** Ultralytics predict(), one image per call: wall time and its own per-stage speed, ms. */
+export interface UltralyticsRun {
+  readonly total_ms: readonly number[];
+  readonly preprocess_ms: readonly number[];
+  readonly inference_ms: readonly number[];
+  readonly postprocess_ms: readonly number[];
+}
+
+export interface UltralyticsFigures {
+  readonly total_ms_p50: number;
+  readonly preprocess_ms_p50: number;
+  readonly inference_ms_p50: number;
+  readonly postprocess_ms_p50: number;
+}
+
+export interface E2eRow {
+  readonly resolution: string;
+  readonly precision: 'fp32' | 'int8';
+  readonly paced_frames: number;
+  readonly paced_lost: number;
+  readonly e2e_ms_p50: number;
+  readonly e2e_ms_p95: number;
+  /** The engine's inference p50 (ONNX Runtime Run), from the node's diagnostics, same frames. */
+  readonly engine_ms_p50: number;
+  /** e2e_ms_p50 - engine_ms_p50: everything around the model. */
+  readonly overhead_ms_p50: number;
+  /** overhead_ms_p50 / engine_ms_p50. */
+  readonly overhead_ratio: number;
+  /** Detections received per second while the camera publishes at 30 Hz. */
+  readonly fps_30hz: number;
+  readonly sent_hz_30hz: number;
+  readonly e2e_30hz_ms_p50: number;
+  readonly stages_ms_p50: Readonly<Record<NodeStage, number>>;
+  /** e2e minus the node's stages summed (p50s): the detections' way out (DDS, the receiver). */
+  readonly dds_out_ms_p50: number;
+  /** Ultralytics predict() with the .pt (FP32 weights in both precisions' rows). */
+  readonly ultralytics_pt_ms_p50: number | null;
+  /** Ultralytics predict() with the same ONNX file the node runs (the INT8 QDQ file on int8 rows). */
+  readonly ultralytics_onnx_ms_p50: number | null;
+  readonly ultralytics_pt_stages_ms_p50: UltralyticsFigures | null;
+  readonly ultralytics_onnx_stages_ms_p50: UltralyticsFigures | null;
+  /** Only on the FP32 640x480 row: the .pt figure, the runtime most YOLO ROS nodes use. */
+  readonly ultralytics_ms_p50?: number | null;
+  readonly load_avg_1m: number;
+}
+
+const r2 = (v: number): number => Math.round(v * 100) / 100;
+
+export function ultralyticsFigures(u: UltralyticsRun | undefined): UltralyticsFigures | null {
+  if (!u || u.total_ms.length === 0) return null;
+  return {
+    total_ms_p50: r2(percentile(u.total_ms, 50)),
+    preprocess_ms_p50: r2(percentile(u.preprocess_ms, 50)),
+    inference_ms_p50: r2(percentile(u.inference_ms, 50)),
+    postprocess_ms_p50: r2(percentile(u.postprocess_ms, 50)),
+  };
+}
+
+export function e2eRow(
+  run: NodeRun,
+  pt: UltralyticsRun | undefined,
+  onnx: UltralyticsRun | undefined,
+): E2eRow {
+  if (run.pacedE2eMs.length === 0) {
+    throw new Error(`${run.width}x${run.height} ${run.precision}: no paced frame came back`);
+  }
+  const e2e = percentile(run.pacedE2eMs, 50);
+  const engine = run.nodeP50.inference;
+  const stagesSum = NODE_STAGES.reduce((a, s) => a + run.nodeP50[s], 0);
+  const ptF = ultralyticsFigures(pt);
+  const onnxF = ultralyticsFigures(onnx);
+  const resolution = `${run.width}x${run.height}`;
+  return {
+    resolution,
+    precision: run.precision,
+    paced_frames: run.pacedE2eMs.length,
+    paced_lost: run.pacedLost,
+    e2e_ms_p50: r2(e2e),
+    e2e_ms_p95: r2(percentile(run.pacedE2eMs, 95)),
+    engine_ms_p50: r2(engine),
+    overhead_ms_p50: r2(e2e - engine),
+    overhead_ratio: r2((e2e - engine) / engine),
+    fps_30hz: r2(run.rateReceived / run.rateSeconds),
+    sent_hz_30hz: r2(run.rateSent / run.rateSeconds),
+    e2e_30hz_ms_p50: r2(percentile(run.rateE2eMs, 50)),
+    stages_ms_p50: Object.fromEntries(NODE_STAGES.map((s) => [s, r2(run.nodeP50[s])])) as Record<
+      NodeStage,
+      number
+    >,
+    dds_out_ms_p50: r2(e2e - stagesSum),
+    ultralytics_pt_ms_p50: ptF?.total_ms_p50 ?? null,
+    ultralytics_onnx_ms_p50: onnxF?.total_ms_p50 ?? null,
+    ultralytics_pt_stages_ms_p50: ptF,
+    ultralytics_onnx_stages_ms_p50: onnxF,
+    ...(resolution === '640x480' && run.precision === 'fp32'
+      ? { ultralytics_ms_p50: ptF?.total_ms_p50 ?? null }
+      : {}),
+    load_avg_1m: r2(run.loadAvg),
+  };
+}

@@ -1,0 +1,77 @@
+import { strict as assert } from 'node:assert';
+import {
+  e2eRow,
+  NODE_STAGES,
+  NodeRun,
+  NodeStage,
+  UltralyticsRun,
+} from '../../../src/bench/e2eRows';
+
+const stages = (inference: number): Record<NodeStage, number> =>
+  Object.fromEntries(NODE_STAGES.map((s) => [s, s === 'inference' ? inference : 1])) as Record<
+    NodeStage,
+    number
+  >;
+
+function run(over: Partial<NodeRun> = {}): NodeRun {
+  return {
+    width: 640,
+    height: 480,
+    precision: 'fp32',
+    pacedE2eMs: [30, 10, 20, 40, 50],
+    pacedLost: 1,
+    rateSent: 300,
+    rateReceived: 150,
+    rateSeconds: 10,
+    rateE2eMs: [60, 70],
+    nodeP50: stages(25),
+    loadAvg: 1.5,
+    ...over,
+  };
+}
+
+const ultra = (total: number): UltralyticsRun => ({
+  total_ms: [total, total + 2, total - 2],
+  preprocess_ms: [1, 1, 1],
+  inference_ms: [total - 3, total - 3, total - 3],
+  postprocess_ms: [2, 2, 2],
+});
+
+describe('e2eRow', function () {
+  it('derives overhead, its ratio to the engine, fps and the unattributed rest from one run', function () {
+    const r = e2eRow(run(), ultra(80), ultra(90));
+    assert.equal(r.resolution, '640x480');
+    assert.equal(r.e2e_ms_p50, 30);
+    assert.equal(r.engine_ms_p50, 25);
+    assert.equal(r.overhead_ms_p50, 5);
+    assert.equal(r.overhead_ratio, 0.2);
+    assert.equal(r.fps_30hz, 15);
+    assert.equal(r.sent_hz_30hz, 30);
+    assert.equal(r.paced_frames, 5);
+    assert.equal(r.paced_lost, 1);
+    // Ten stages of 1 ms plus inference 25: 35 ms of node time against a 30 ms e2e median.
+    assert.equal(r.dds_out_ms_p50, -5);
+    assert.equal(r.ultralytics_pt_ms_p50, 80);
+    assert.equal(r.ultralytics_onnx_ms_p50, 90);
+    assert.equal(r.ultralytics_pt_stages_ms_p50?.inference_ms_p50, 77);
+  });
+
+  it('names the Ultralytics .pt figure ultralytics_ms_p50 on the FP32 640x480 row only', function () {
+    assert.equal(e2eRow(run(), ultra(80), ultra(90)).ultralytics_ms_p50, 80);
+    assert.ok(!('ultralytics_ms_p50' in e2eRow(run({ precision: 'int8' }), ultra(80), ultra(90))));
+    assert.ok(
+      !('ultralytics_ms_p50' in e2eRow(run({ width: 1280, height: 720 }), ultra(80), undefined)),
+    );
+  });
+
+  it('reports skipped Ultralytics runs as null, not as zero', function () {
+    const r = e2eRow(run(), undefined, undefined);
+    assert.equal(r.ultralytics_pt_ms_p50, null);
+    assert.equal(r.ultralytics_onnx_ms_p50, null);
+    assert.equal(r.ultralytics_ms_p50, null);
+  });
+
+  it('refuses a run in which no paced frame came back', function () {
+    assert.throws(() => e2eRow(run({ pacedE2eMs: [] }), undefined, undefined), /no paced frame/);
+  });
+});
