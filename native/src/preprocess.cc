@@ -226,47 +226,103 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
       for (int c = 0; c < C; ++c) out[index(x, y, c)] = pad[c];
     }
   }
-  for (int j = 0; j < ny; ++j) {
-    const int y0s = ay.i0[j], y1s = ay.i1[j];
-    const float wy = ay.w1[j];
-    for (int i = 0; i < nx; ++i) {
-      const int x0s = ax.i0[i], x1s = ax.i1[i];
-      const float wx = ax.w1[i];
-      const Rgb p00 = Pixel<E>::At(f, x0s, y0s), p01 = Pixel<E>::At(f, x1s, y0s);
-      const Rgb p10 = Pixel<E>::At(f, x0s, y1s), p11 = Pixel<E>::At(f, x1s, y1s);
-      auto lerp2 = [&](float v00, float v01, float v10, float v11) {
-        const float top = v00 + (v01 - v00) * wx;
-        const float bot = v10 + (v11 - v10) * wx;
-        return top + (bot - top) * wy;
-      };
-      float r = lerp2(p00.r, p01.r, p10.r, p11.r);
-      float g = lerp2(p00.g, p01.g, p10.g, p11.g);
-      float bl = lerp2(p00.b, p01.b, p10.b, p11.b);
-      if (s.round_pixels) {
-        // Blends of 0..255 samples are never negative, so truncation after +0.5 rounds to
-        // nearest, and an int conversion is far cheaper than std::floor in this inner loop.
-        r = static_cast<float>(static_cast<int>(r + 0.5f));
-        g = static_cast<float>(static_cast<int>(g + 0.5f));
-        bl = static_cast<float>(static_cast<int>(bl + 0.5f));
-      }
-      const int x = x0 + i, y = y0 + j;
-      if (C == 1) {
-        const float gray = 0.299f * r + 0.587f * g + 0.114f * bl;
-        out[index(x, y, 0)] = Store<T>::Put(gray * a[0] + b[0], q_scale, s.q_zero);
-      } else {
-        const float v0 = s.bgr ? bl : r, v2 = s.bgr ? r : bl;
-        if (use_lut) {
-          out[index(x, y, 0)] = lut[0][level(v0)];
-          out[index(x, y, 1)] = lut[1][level(g)];
-          out[index(x, y, 2)] = lut[2][level(v2)];
+  if (nx == 0 || ny == 0) return;
+  // Separable: each source row is blended horizontally once (rows shared by neighbouring input
+  // rows are kept), then input rows are blended vertically with contiguous per-channel loops the
+  // compiler vectorizes. Same operations in the same order as blending four samples per pixel,
+  // so the values are bit-identical (the build keeps -ffp-contract=off).
+  const bool same_x = std::all_of(ax.w1.begin(), ax.w1.end(), [](float w) { return w == 0.f; });
+  // Input rows [j_begin, j_end); `scratch` holds 3 x 3 x nx floats (two source rows, one blended
+  // row). A second thread over half the rows measured no faster on this 2-core class of machine
+  // (1280x720 -> 640x640: 3.55 vs 3.68 ms), so there is none.
+  const size_t row_floats = static_cast<size_t>(3) * nx;
+  auto resample_rows = [&](int j_begin, int j_end, float* scratch) {
+    float* row_buf[2] = {scratch, scratch + row_floats};
+    float* blended = scratch + 2 * row_floats;
+    int row_src[2] = {-1, -1};
+    auto horizontal = [&](int sy, float* dst) {
+      float* r = dst;
+      float* g = dst + nx;
+      float* bl = dst + 2 * nx;
+      for (int i = 0; i < nx; ++i) {
+        const Rgb p0 = Pixel<E>::At(f, ax.i0[i], sy);
+        if (same_x) {
+          // wx == 0: v0 + (v1 - v0) * 0 is v0 exactly for finite samples.
+          r[i] = p0.r;
+          g[i] = p0.g;
+          bl[i] = p0.b;
           continue;
         }
-        out[index(x, y, 0)] = Store<T>::Put(v0 * a[0] + b[0], q_scale, s.q_zero);
-        out[index(x, y, 1)] = Store<T>::Put(g * a[1] + b[1], q_scale, s.q_zero);
-        out[index(x, y, 2)] = Store<T>::Put(v2 * a[2] + b[2], q_scale, s.q_zero);
+        const Rgb p1 = Pixel<E>::At(f, ax.i1[i], sy);
+        const float wx = ax.w1[i];
+        r[i] = p0.r + (p1.r - p0.r) * wx;
+        g[i] = p0.g + (p1.g - p0.g) * wx;
+        bl[i] = p0.b + (p1.b - p0.b) * wx;
+      }
+    };
+    auto source_row = [&](int sy, int keep) -> const float* {
+      for (int k = 0; k < 2; ++k)
+        if (row_src[k] == sy) return row_buf[k];
+      const int slot = keep == 0 ? 1 : 0;  // never overwrite the row this input row also needs
+      horizontal(sy, row_buf[slot]);
+      row_src[slot] = sy;
+      return row_buf[slot];
+    };
+    auto slot_of = [&](const float* p) { return p == row_buf[0] ? 0 : 1; };
+    for (int j = j_begin; j < j_end; ++j) {
+      const float wy = ay.w1[j];
+      const float* top = source_row(ay.i0[j], -1);
+      const float* bot = wy == 0.f ? top : source_row(ay.i1[j], slot_of(top));
+      const int y = y0 + j;
+      for (int c = 0; c < 3; ++c) {
+        const float* t = top + static_cast<size_t>(c) * nx;
+        const float* u = bot + static_cast<size_t>(c) * nx;
+        float* v = blended + static_cast<size_t>(c) * nx;
+        if (wy == 0.f) {
+          std::copy(t, t + nx, v);
+        } else {
+          for (int i = 0; i < nx; ++i) v[i] = t[i] + (u[i] - t[i]) * wy;
+        }
+        if (s.round_pixels) {
+          // Blends of 0..255 samples are never negative, so truncation after +0.5 rounds to
+          // nearest, and an int conversion is far cheaper than std::floor here.
+          for (int i = 0; i < nx; ++i) v[i] = static_cast<float>(static_cast<int>(v[i] + 0.5f));
+        }
+      }
+      const float* r = blended;
+      const float* g = r + nx;
+      const float* bl = r + 2 * nx;
+      if (C == 1) {
+        for (int i = 0; i < nx; ++i) {
+          const float gray = 0.299f * r[i] + 0.587f * g[i] + 0.114f * bl[i];
+          out[index(x0 + i, y, 0)] = Store<T>::Put(gray * a[0] + b[0], q_scale, s.q_zero);
+        }
+        continue;
+      }
+      const float* src[3] = {s.bgr ? bl : r, g, s.bgr ? r : bl};
+      for (int c = 0; c < 3; ++c) {
+        const float* v = src[c];
+        if (s.nchw) {
+          T* o = out + c * plane + static_cast<size_t>(y) * W + x0;
+          if (use_lut) {
+            for (int i = 0; i < nx; ++i) o[i] = lut[c][level(v[i])];
+          } else {
+            const float ac = a[c], bc = b[c];
+            for (int i = 0; i < nx; ++i) o[i] = Store<T>::Put(v[i] * ac + bc, q_scale, s.q_zero);
+          }
+        } else {
+          T* o = out + (static_cast<size_t>(y) * W + x0) * 3 + c;
+          if (use_lut) {
+            for (int i = 0; i < nx; ++i) o[3 * i] = lut[c][level(v[i])];
+          } else {
+            for (int i = 0; i < nx; ++i) o[3 * i] = Store<T>::Put(v[i] * a[c] + b[c], q_scale, s.q_zero);
+          }
+        }
       }
     }
-  }
+  };
+  std::vector<float> scratch(3 * row_floats);
+  resample_rows(0, ny, scratch.data());
 }
 
 template <Encoding E>

@@ -71,7 +71,10 @@ function cases(): Case[] {
       spec: BASE,
     });
   });
-  const imagenet = { mean: [123.675, 116.28, 103.53], std: [58.395, 57.12, 57.375] };
+  const imagenet: { mean: [number, number, number]; std: [number, number, number] } = {
+    mean: [123.675, 116.28, 103.53],
+    std: [58.395, 57.12, 57.375],
+  };
   out.push({
     title: 'rgb8 -> stretch, BGR, NHWC, mean/std',
     frame: makeFrame('rgb8', 50, 31, 7),
@@ -132,6 +135,23 @@ function cases(): Case[] {
       qScale: 0.0078125,
       qZero: 0,
     },
+  });
+  // Camera-sized frames: many rows, each source row blended once and shared.
+  out.push({
+    title: 'rgb8 1280x720 -> letterbox 640x640 float32 NCHW',
+    frame: makeFrame('rgb8', 1280, 720, 13),
+    options: { model: model('id_dynamic.onnx'), preprocess: { width: 640, height: 640 } },
+    spec: { ...BASE, width: 640, height: 640 },
+  });
+  out.push({
+    title: 'bgr8 ROI 900x500 -> stretch 633x411 float32 NCHW, mean/std',
+    frame: makeFrame('bgr8', 1280, 720, 14),
+    roi: { x: 201, y: 117, width: 900, height: 500 },
+    options: {
+      model: model('id_dynamic.onnx'),
+      preprocess: { width: 633, height: 411, resize: 'stretch', ...imagenet },
+    },
+    spec: { ...BASE, width: 633, height: 411, resize: 'stretch', ...imagenet },
   });
   out.push({
     title: 'one-channel model from a colour frame (luma)',
