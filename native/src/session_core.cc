@@ -176,6 +176,12 @@ SessionCore::SessionCore(const LoadSpec& s) : spec_(s) {
   ReadPlacement();
   CheckInput();
   input_buffer_.resize(OutputBytes(s.preprocess));
+#ifdef __GLIBC__
+  // Building a session (parsing the model, optimizing the graph, packing weights) leaves tens of
+  // megabytes of freed blocks inside malloc's arenas, which glibc keeps; hand them back once.
+  // bench:soak, INT8 YOLOv8s: configured RSS 234 -> 207 MB.
+  malloc_trim(0);
+#endif
 }
 
 // Where ORT placed each node, from its own partitioning record.
