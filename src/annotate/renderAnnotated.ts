@@ -1,4 +1,5 @@
-import sharp from 'sharp';
+import type sharp from 'sharp';
+import { loadSharp } from '../util/loadSharp';
 import { Annotation } from './annotationTypes';
 import { annotationSvg } from './annotationSvg';
 import { labelTint } from './labelTint';
@@ -41,7 +42,7 @@ export async function renderAnnotatedScaled(
   const height = Math.max(1, Math.round((image.height * maxWidth) / image.width));
   // sharp resizes before it composites, so the overlay is drawn first, at the camera's size.
   const drawn = await compose(image, annotation).removeAlpha().raw().toBuffer();
-  const scaled = sharp(drawn, {
+  const scaled = loadSharp()(drawn, {
     raw: { width: image.width, height: image.height, channels: 3 },
   }).resize(width, height);
   return { data: await encode(scaled, format, quality), width, height };
@@ -71,7 +72,7 @@ function compose(image: RgbImage, annotation: Annotation): sharp.Sharp {
     left: 0,
     top: 0,
   });
-  return sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
+  return loadSharp()(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
     raw: { width: image.width, height: image.height, channels: 3 },
   }).composite(layers);
 }

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../util/loadSharp';
 import type { Frame } from '../engine/engineSession';
 import type { IntakeFrame } from './imageIntake';
 import type { RosHeader } from './rosHeader';
@@ -49,7 +49,7 @@ export function cameraFrame(item: IntakeFrame, sequence: number): CameraFrame {
 }
 
 async function decodeToRgb(encoded: Uint8Array): Promise<Frame> {
-  const { data, info } = await sharp(encoded)
+  const { data, info } = await loadSharp()(encoded)
     .removeAlpha()
     .toColourspace('srgb')
     .raw()
