@@ -4,6 +4,7 @@ import { CompressedFrame, decodeCompressedImage } from './compressedImageCodec';
 import { FrameError, FrameErrorCode } from './frameError';
 import { makeQos, QosName } from './qosProfile';
 import { EndpointQos, incompatibility } from './qosCompatibility';
+import { framePacer } from '../util/frameGarbagePacer';
 
 export type InputTransport = 'raw' | 'compressed';
 
@@ -86,6 +87,7 @@ export class ImageIntake {
       } else {
         this.onFrame({ kind: 'compressed', frame: decodeCompressedImage(message), receivedAt });
       }
+      framePacer.received(message.length);
     } catch (e) {
       if (!(e instanceof FrameError)) throw e;
       this.counters.rejected++;
