@@ -127,6 +127,7 @@ export class PerceptionNode {
         droppedStale: this.droppedBefore + (this.active?.mailbox.dropped ?? 0),
         stats: this.stats,
         view: this.configured?.view.stats,
+        memory: process.memoryUsage(),
       }),
     );
   }

@@ -19,9 +19,12 @@ export interface NodeDiagnosticsInput {
   readonly droppedStale: number;
   readonly stats: NodeStats;
   readonly view: OperatorViewStats | undefined;
+  /** The process's memory (process.memoryUsage()): shared by the nodes of a container. */
+  readonly memory: NodeJS.MemoryUsage;
 }
 
 const ms = (v: number): string => (Number.isFinite(v) ? v.toFixed(2) : '');
+const mb = (bytes: number): string => (bytes / (1024 * 1024)).toFixed(1);
 
 /**
  * One DiagnosticStatus per node, at 1 Hz: what a teleop operator or a health monitor needs to know
@@ -70,6 +73,10 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     segmentation_color_unwatched: d.view?.segmentationColor?.unwatched ?? 0,
     annotations_published: d.view?.annotations?.published ?? 0,
     annotations_unwatched: d.view?.annotations?.unwatched ?? 0,
+    // Whole process: RSS, V8's heap, and buffers outside it (camera frames, tensors handed to JS).
+    process_rss_mb: mb(d.memory.rss),
+    process_js_heap_mb: mb(d.memory.heapTotal),
+    process_array_buffers_mb: mb(d.memory.arrayBuffers),
   };
   // Over the last frames (NodeStats' window): what `npm run bench:e2e` reads per stage.
   for (const stage of STAGES) {
