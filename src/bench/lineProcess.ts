@@ -40,6 +40,11 @@ export class LineProcess {
     });
   }
 
+  /** Its process id (the benchmarks read its memory from /proc). */
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
   /** Everything it printed so far (stdout and stderr), for error messages. */
   get log(): string {
     return this.output;

@@ -1,6 +1,6 @@
 """A camera stand-in for `npm run bench:e2e`: an rclpy process that publishes real photos as rgb8.
 
-  frame_publisher.py --topic T --width W --height H FILE.rgb [FILE.rgb ...]
+  frame_publisher.py --topic T --width W --height H [--no-wait] FILE.rgb [FILE.rgb ...]
 
 Each FILE is W*H*3 bytes of packed rgb8 (the bench writes them from the photos). Messages are
 built once and reused; only the stamp changes, set to the wall clock right before publish, so a
@@ -11,7 +11,9 @@ Commands, one per line on stdin (replies on stdout, one line each):
   rate HZ SECONDS      publish at HZ for SECONDS, on a fixed  -> "done SENT ELAPSED_S"
                        schedule (a late frame is not made up)
   quit                 exit
-Before the first command it waits for a subscriber and prints "ready" (or "error ..." and exits 1).
+Before the first command it waits for a subscriber and prints "ready" (or "error ..." and exits 1);
+with --no-wait it is ready at once (`npm run bench:soak` streams before the node subscribes, as a
+camera does before a lifecycle manager activates the detector).
 """
 import argparse
 import sys
@@ -50,6 +52,7 @@ def main():
     p.add_argument("--width", type=int, required=True)
     p.add_argument("--height", type=int, required=True)
     p.add_argument("--timeout", type=float, default=60.0)
+    p.add_argument("--no-wait", action="store_true")
     p.add_argument("files", nargs="+")
     args = p.parse_args()
     msgs = load(args.files, args.width, args.height)
@@ -58,9 +61,9 @@ def main():
     try:
         pub = node.create_publisher(Image, args.topic, qos_profile_sensor_data)
         deadline = time.time() + args.timeout
-        while pub.get_subscription_count() == 0 and time.time() < deadline:
+        while not args.no_wait and pub.get_subscription_count() == 0 and time.time() < deadline:
             time.sleep(0.05)
-        if pub.get_subscription_count() == 0:
+        if not args.no_wait and pub.get_subscription_count() == 0:
             print(f"error no subscriber on {args.topic} after {args.timeout} s", flush=True)
             return 1
         print("ready", flush=True)
