@@ -182,6 +182,40 @@ struct Store<int8_t> {
   static int8_t Put(float v, float scale, int zero) { return QuantizeLikeOrt<int8_t>(v, scale, zero); }
 };
 
+// The stores below go through uint8/int8 pointers, which may alias anything: without __restrict
+// the compiler reloads every other value after each byte written (the quantized path measured
+// 3.7 ms against 1.4 ms for floats at 640x480).
+template <typename T>
+void LookUp(const float* __restrict v, const T* __restrict lut, T* __restrict o, int n, int stride) {
+  for (int i = 0; i < n; ++i) {
+    const int level = std::min(255, std::max(0, static_cast<int>(v[i])));
+    o[static_cast<size_t>(i) * stride] = lut[level];
+  }
+}
+
+// A table that maps every level to itself (a uint8 input quantized with scale 1/255 and zero point
+// 0 from 0..1 values, as YOLO QDQ exports have) is a clamp and a conversion, which vectorizes.
+template <typename T>
+void StoreLevels(const float* __restrict v, T* __restrict o, int n, int stride) {
+  for (int i = 0; i < n; ++i) {
+    const int level = std::min(255, std::max(0, static_cast<int>(v[i])));
+    o[static_cast<size_t>(i) * stride] = static_cast<T>(level);
+  }
+}
+
+template <typename T>
+bool IsIdentity(const T* lut) {
+  for (int p = 0; p < 256; ++p)
+    if (static_cast<int>(lut[p]) != p) return false;
+  return true;
+}
+
+template <typename T>
+void FillPixels(T* __restrict o, int n, const T* __restrict value, int channels) {
+  for (int i = 0; i < n; ++i)
+    for (int c = 0; c < channels; ++c) o[static_cast<size_t>(i) * channels + c] = value[c];
+}
+
 template <Encoding E, typename T>
 void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T* out) {
   const int W = s.dst_width, H = s.dst_height, C = s.channels;
@@ -198,12 +232,14 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
   constexpr bool kQuantized = !std::is_same<T, float>::value;
   const bool use_lut = kQuantized && s.round_pixels && C == 3;
   T lut[3][256];
+  bool identity[3] = {false, false, false};
   if (use_lut) {
-    for (int c = 0; c < 3; ++c)
+    for (int c = 0; c < 3; ++c) {
       for (int p = 0; p < 256; ++p)
         lut[c][p] = Store<T>::Put(static_cast<float>(p) * a[c] + b[c], q_scale, s.q_zero);
+      identity[c] = IsIdentity(lut[c]);
+    }
   }
-  auto level = [](float v) { return std::min(255, std::max(0, static_cast<int>(v))); };
   auto index = [&](int x, int y, int c) -> size_t {
     return s.nchw ? c * plane + static_cast<size_t>(y) * W + x
                   : (static_cast<size_t>(y) * W + x) * C + c;
@@ -216,14 +252,23 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
   const int x_end = x0 + nx, y_end = y0 + ny;
   T pad[3];
   for (int c = 0; c < C; ++c) pad[c] = Store<T>::Put(s.pad_value * a[c] + b[c], q_scale, s.q_zero);
-  for (int y = 0; y < H; ++y) {
-    const bool full_row = y < y0 || y >= y_end || nx == 0;
-    for (int x = 0; x < W; ++x) {
-      if (!full_row && x >= x0 && x < x_end) {
-        x = x_end - 1;
-        continue;
+  auto fill_span = [&](int y, int from, int to) {  // input pixels [from, to) of row y
+    if (from >= to) return;
+    if (s.nchw) {
+      for (int c = 0; c < C; ++c) {
+        T* o = out + c * plane + static_cast<size_t>(y) * W;
+        std::fill(o + from, o + to, pad[c]);
       }
-      for (int c = 0; c < C; ++c) out[index(x, y, c)] = pad[c];
+    } else {
+      FillPixels(out + (static_cast<size_t>(y) * W + from) * C, to - from, pad, C);
+    }
+  };
+  for (int y = 0; y < H; ++y) {
+    if (y < y0 || y >= y_end || nx == 0) {
+      fill_span(y, 0, W);
+    } else {
+      fill_span(y, 0, x0);
+      fill_span(y, x_end, W);
     }
   }
   if (nx == 0 || ny == 0) return;
@@ -304,16 +349,20 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
         const float* v = src[c];
         if (s.nchw) {
           T* o = out + c * plane + static_cast<size_t>(y) * W + x0;
-          if (use_lut) {
-            for (int i = 0; i < nx; ++i) o[i] = lut[c][level(v[i])];
+          if (use_lut && identity[c]) {
+            StoreLevels(v, o, nx, 1);
+          } else if (use_lut) {
+            LookUp(v, lut[c], o, nx, 1);
           } else {
             const float ac = a[c], bc = b[c];
             for (int i = 0; i < nx; ++i) o[i] = Store<T>::Put(v[i] * ac + bc, q_scale, s.q_zero);
           }
         } else {
           T* o = out + (static_cast<size_t>(y) * W + x0) * 3 + c;
-          if (use_lut) {
-            for (int i = 0; i < nx; ++i) o[3 * i] = lut[c][level(v[i])];
+          if (use_lut && identity[c]) {
+            StoreLevels(v, o, nx, 3);
+          } else if (use_lut) {
+            LookUp(v, lut[c], o, nx, 3);
           } else {
             for (int i = 0; i < nx; ++i) o[3 * i] = Store<T>::Put(v[i] * a[c] + b[c], q_scale, s.q_zero);
           }
