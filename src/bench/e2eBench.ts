@@ -29,6 +29,7 @@ import { percentile } from '../util/percentile';
 import { parseBenchArgs } from './benchArgs';
 import { writeBenchFrames } from './e2eFrames';
 import { E2eRow, e2eRow, NODE_STAGES, NodeRun, NodeStage, UltralyticsRun } from './e2eRows';
+import { startBenchNode, startFramePublisher } from './benchProcesses';
 import { LineProcess } from './lineProcess';
 import { ensureUltralytics, runUltralytics } from './ultralyticsSide';
 
@@ -216,33 +217,10 @@ async function measureNode(
   o: Options,
 ): Promise<NodeRun> {
   const loadAvg = os.loadavg()[0]!;
-  const node = new LineProcess(
-    'perception node',
-    'node',
-    [
-      packagePath('dist', 'src', 'nodes', 'perceptionNode.js'),
-      '--ros-args',
-      '-r',
-      `__node:=${NODE}`,
-      '-r',
-      `image:=${TOPIC}`,
-      '-p',
-      `precision:=${precision}`,
-    ],
-    'ignore',
-  );
+  const node = startBenchNode(NODE, TOPIC, { precision });
   try {
     await node.printed(/nodes by provider/, 120_000);
-    const cam = new LineProcess('frame publisher', 'python3', [
-      packagePath('tools', 'ros', 'frame_publisher.py'),
-      '--topic',
-      TOPIC,
-      '--width',
-      String(w),
-      '--height',
-      String(h),
-      ...frames,
-    ]);
+    const cam = startFramePublisher(TOPIC, w, h, frames);
     try {
       await cam.nextLine(/^ready$/, 60_000);
       // Paced first: the node's stage window then holds only paced frames (the warm-up ones

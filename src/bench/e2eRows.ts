@@ -1,20 +1,14 @@
+import { type Stage, STAGES } from '../nodes/nodeStats';
 import { percentile } from '../util/percentile';
 
-/** The node's stages as diagnostics name them (`<stage>_ms_p50`), in the order a frame meets them. */
-export const NODE_STAGES = [
-  'dds_in',
-  'intake',
-  'mailbox_wait',
-  'decode',
-  'engine_queue',
-  'preprocess',
-  'inference',
-  'engine_return',
-  'head',
-  'message_build',
-  'publish',
-] as const;
-export type NodeStage = (typeof NODE_STAGES)[number];
+/**
+ * The node's stages as diagnostics name them (`<stage>_ms_p50`), in the order a frame meets them:
+ * all of NodeStats' but stamp_to_publish, which spans the others.
+ */
+export type NodeStage = Exclude<Stage, 'stamp_to_publish'>;
+export const NODE_STAGES: readonly NodeStage[] = STAGES.filter(
+  (s): s is NodeStage => s !== 'stamp_to_publish',
+);
 
 /** What one resolution x precision of the node gave. */
 export interface NodeRun {

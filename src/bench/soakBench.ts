@@ -24,7 +24,7 @@ import { formatTable } from '../util/formatTable';
 import { parseBenchArgs } from './benchArgs';
 import { writeBenchFrames } from './e2eFrames';
 import { lineChartSvg } from './lineChartSvg';
-import { LineProcess } from './lineProcess';
+import { startBenchNode, startFramePublisher } from './benchProcesses';
 import { SoakSample, SoakSummary, summarizeSoak } from './soakSummary';
 
 const NODE = 'soak_det';
@@ -158,34 +158,11 @@ async function soak(o: Options): Promise<SoakReport> {
   ) as Rclnodejs.Client<'lifecycle_msgs/srv/ChangeState'>;
   bench.spin();
   const frames = await writeBenchFrames(packagePath('.cache', 'photos'), o.width, o.height, tmp);
-  const node = new LineProcess(
-    'perception node',
-    'node',
-    [
-      packagePath('dist', 'src', 'nodes', 'perceptionNode.js'),
-      '--ros-args',
-      '-r',
-      `__node:=${NODE}`,
-      '-r',
-      `image:=${TOPIC}`,
-      '-p',
-      `precision:=${o.precision}`,
-      '-p',
-      'autostart:=false',
-    ],
-    'ignore',
-  );
-  const cam = new LineProcess('frame publisher', 'python3', [
-    packagePath('tools', 'ros', 'frame_publisher.py'),
-    '--topic',
-    TOPIC,
-    '--width',
-    String(o.width),
-    '--height',
-    String(o.height),
-    '--no-wait',
-    ...frames,
-  ]);
+  const node = startBenchNode(NODE, TOPIC, {
+    precision: o.precision,
+    autostart: 'false',
+  });
+  const cam = startFramePublisher(TOPIC, o.width, o.height, frames, { noWait: true });
   try {
     if (!(await lifecycle.waitForService(60_000))) {
       throw new Error(`no /${NODE}/change_state service:\n${node.log}`);

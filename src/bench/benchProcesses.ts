@@ -1,0 +1,41 @@
+import { packagePath } from '../packageRoot';
+import { LineProcess } from './lineProcess';
+
+/** A perception node process for a benchmark: `__node:=name`, `image:=topic`, `-p` parameters. */
+export function startBenchNode(
+  name: string,
+  topic: string,
+  parameters: Readonly<Record<string, string>>,
+): LineProcess {
+  const args = [
+    packagePath('dist', 'src', 'nodes', 'perceptionNode.js'),
+    '--ros-args',
+    '-r',
+    `__node:=${name}`,
+    '-r',
+    `image:=${topic}`,
+  ];
+  for (const [k, v] of Object.entries(parameters)) args.push('-p', `${k}:=${v}`);
+  return new LineProcess('perception node', 'node', args, 'ignore');
+}
+
+/** The rclpy camera stand-in (tools/ros/frame_publisher.py) publishing packed rgb8 files. */
+export function startFramePublisher(
+  topic: string,
+  width: number,
+  height: number,
+  frames: readonly string[],
+  options: { readonly noWait?: boolean } = {},
+): LineProcess {
+  return new LineProcess('frame publisher', 'python3', [
+    packagePath('tools', 'ros', 'frame_publisher.py'),
+    '--topic',
+    topic,
+    '--width',
+    String(width),
+    '--height',
+    String(height),
+    ...(options.noWait ? ['--no-wait'] : []),
+    ...frames,
+  ]);
+}
