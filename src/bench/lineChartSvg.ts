@@ -92,7 +92,8 @@ export function lineChartSvg(series: readonly LineSeries[], o: LineChartOptions)
       .join(' ');
     parts.push(
       `<path d="${d}" fill="none" stroke="${color}" stroke-width="1.5"/>`,
-      `<text x="${width - right + 6}" y="${top + 16 * (i + 1)}" font-family="DejaVu Sans" font-size="12" fill="${color}">${esc(s.label)}</text>`,
+      // The legend sits under the title, clear of the guide labels at the right.
+      `<text x="${left + 220 * i}" y="${top - 8}" font-family="DejaVu Sans" font-size="12" fill="${color}">${esc(s.label)}</text>`,
     );
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${parts.join('')}</svg>`;
