@@ -26,7 +26,7 @@ import { readHeader } from '../ros/headerCodec';
 import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
-import { parseBenchArgs } from './benchArgs';
+import { BenchFlags, parseBenchArgs } from './benchArgs';
 import { writeBenchFrames } from './e2eFrames';
 import { E2eRow, e2eRow, NODE_STAGES, NodeRun, NodeStage, UltralyticsRun } from './e2eRows';
 import { startBenchNode, startFramePublisher } from './benchProcesses';
@@ -58,30 +58,19 @@ interface Options {
 
 function parseOptions(argv: readonly string[]): Options {
   const a = parseBenchArgs(argv);
-  const rest = [...a.rest];
-  const int = (flag: string, def: number, min: number): number => {
-    const i = rest.indexOf(flag);
-    if (i < 0) return def;
-    const v = Number(rest[i + 1]);
-    if (!Number.isInteger(v) || v < min) throw new Error(`${flag} needs an integer >= ${min}`);
-    rest.splice(i, 2);
-    return v;
-  };
-  const frames = int('--frames', 300, 1);
-  const warmup = int('--warmup', 10, 0);
-  const ultralyticsFrames = int('--ultralytics-frames', 100, 1);
-  const rowsAt = rest.indexOf('--rows');
-  const rows = rowsAt >= 0 ? (rest[rowsAt + 1] ?? '').split(',') : undefined;
-  if (rowsAt >= 0) rest.splice(rowsAt, 2);
-  const skip = rest.indexOf('--skip-ultralytics');
-  if (skip >= 0) rest.splice(skip, 1);
-  if (rest.length > 0) throw new Error(`unknown arguments: ${rest.join(' ')}`);
+  const flags = new BenchFlags(a.rest);
+  const frames = flags.int('--frames', 300, 1);
+  const warmup = flags.int('--warmup', 10, 0);
+  const ultralyticsFrames = flags.int('--ultralytics-frames', 100, 1);
+  const rows = flags.value('--rows')?.split(',');
+  const skipUltralytics = flags.has('--skip-ultralytics');
+  flags.finish();
   return {
     frames,
     seconds: a.seconds ?? 10,
     warmup,
     ultralyticsFrames,
-    skipUltralytics: skip >= 0,
+    skipUltralytics,
     rows,
     jsonPath: a.jsonPath,
   };

@@ -15,17 +15,12 @@ import sharp from 'sharp';
 import { EngineSession } from '../engine/engineSession';
 import type { Frame } from '../engine/engineSession';
 import { PACKAGE_ROOT } from '../packageRoot';
-import { parseBenchArgs } from './benchArgs';
+import { flagValue, parseBenchArgs } from './benchArgs';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
 
 const SRC_W = 1280;
 const SRC_H = 720;
-
-function flag(rest: readonly string[], name: string): string | undefined {
-  const i = rest.indexOf(name);
-  return i >= 0 ? rest[i + 1] : undefined;
-}
 
 function benchModel(): string {
   const out = path.join(PACKAGE_ROOT, '.cache', 'engine-bench', 'bench_net.onnx');
@@ -73,9 +68,9 @@ async function sharpPreprocess(f: Frame, w: number, h: number): Promise<Float32A
 
 async function main(): Promise<void> {
   const args = parseBenchArgs(process.argv.slice(2));
-  const modelPath = path.resolve(flag(args.rest, '--model') ?? benchModel());
-  const threads = Number(flag(args.rest, '--threads') ?? Math.min(2, os.cpus().length));
-  const iterations = Number(flag(args.rest, '--iterations') ?? 60);
+  const modelPath = path.resolve(flagValue(args.rest, '--model') ?? benchModel());
+  const threads = Number(flagValue(args.rest, '--threads') ?? Math.min(2, os.cpus().length));
+  const iterations = Number(flagValue(args.rest, '--iterations') ?? 60);
   const warmup = 5;
   const f = frame();
 

@@ -22,7 +22,7 @@ import { ModelPipeline } from '../pipeline/modelPipeline';
 import type { Precision } from '../pipeline/manifestEngineOptions';
 import type { Box } from '../heads/headResults';
 import { barChartSvg } from './barChartSvg';
-import { parseBenchArgs } from './benchArgs';
+import { flagValue, parseBenchArgs } from './benchArgs';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
 
@@ -44,11 +44,6 @@ interface Entry {
   total_ms_p50: number;
 }
 
-function flag(rest: readonly string[], name: string): string | undefined {
-  const i = rest.indexOf(name);
-  return i >= 0 ? rest[i + 1] : undefined;
-}
-
 async function frames(dir: string, limit: number): Promise<Frame[]> {
   return Promise.all(listPhotos(dir).slice(0, limit).map(loadRgbFrame));
 }
@@ -57,12 +52,12 @@ const r2 = (v: number): number => Math.round(v * 100) / 100;
 
 async function main(): Promise<void> {
   const args = parseBenchArgs(process.argv.slice(2));
-  const iterations = Number(flag(args.rest, '--iterations') ?? 20);
-  const threads = Number(flag(args.rest, '--threads') ?? 2);
-  const precisions = (flag(args.rest, '--precision') ?? 'fp32,int8').split(',') as Precision[];
-  const providers = (flag(args.rest, '--providers') ?? 'cpu').split(',') as ('cpu' | 'htp')[];
-  const htpIterations = Number(flag(args.rest, '--htp-iterations') ?? 3);
-  const pngPath = flag(args.rest, '--png') ?? packagePath('bench-results', 'models.png');
+  const iterations = Number(flagValue(args.rest, '--iterations') ?? 20);
+  const threads = Number(flagValue(args.rest, '--threads') ?? 2);
+  const precisions = (flagValue(args.rest, '--precision') ?? 'fp32,int8').split(',') as Precision[];
+  const providers = (flagValue(args.rest, '--providers') ?? 'cpu').split(',') as ('cpu' | 'htp')[];
+  const htpIterations = Number(flagValue(args.rest, '--htp-iterations') ?? 3);
+  const pngPath = flagValue(args.rest, '--png') ?? packagePath('bench-results', 'models.png');
   const jsonPath = args.jsonPath ?? packagePath('bench-results', 'models.json');
   const photos = await frames(packagePath('.cache', 'photos'), 8);
   // HRNet is timed on a fixed person box per photo (the centre half), so its cost is one crop.

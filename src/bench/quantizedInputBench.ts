@@ -16,7 +16,7 @@ import type { RunTimings } from '../engine/engineSession';
 import { resolveModelReference } from '../config/perceptionConfig';
 import { ModelPipeline } from '../pipeline/modelPipeline';
 import type { Int8Input } from '../pipeline/manifestEngineOptions';
-import { parseBenchArgs } from './benchArgs';
+import { flagValue, parseBenchArgs } from './benchArgs';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
 
@@ -35,19 +35,14 @@ interface Row {
   total_ms_p50: number;
 }
 
-function flag(rest: readonly string[], name: string): string | undefined {
-  const i = rest.indexOf(name);
-  return i >= 0 ? rest[i + 1] : undefined;
-}
-
 const r2 = (v: number): number => Math.round(v * 100) / 100;
 const BYTES: Readonly<Record<string, number>> = { float32: 4, uint8: 1, int8: 1 };
 
 async function main(): Promise<void> {
   const args = parseBenchArgs(process.argv.slice(2));
-  const iterations = Number(flag(args.rest, '--iterations') ?? 30);
-  const threads = Number(flag(args.rest, '--threads') ?? 2);
-  const model = resolveModelReference(flag(args.rest, '--model') ?? 'yolov8s-fall');
+  const iterations = Number(flagValue(args.rest, '--iterations') ?? 30);
+  const threads = Number(flagValue(args.rest, '--threads') ?? 2);
+  const model = resolveModelReference(flagValue(args.rest, '--model') ?? 'yolov8s-fall');
   if (!Number.isInteger(iterations) || iterations < 1)
     throw new Error('--iterations: expected >= 1');
   const photos = await Promise.all(

@@ -21,7 +21,7 @@ import { CdrReader } from '../ros/cdrReader';
 import { readHeader } from '../ros/headerCodec';
 import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
 import { formatTable } from '../util/formatTable';
-import { parseBenchArgs } from './benchArgs';
+import { BenchFlags, parseBenchArgs } from './benchArgs';
 import { writeBenchFrames } from './e2eFrames';
 import { lineChartSvg } from './lineChartSvg';
 import { startBenchNode, startFramePublisher } from './benchProcesses';
@@ -52,37 +52,22 @@ interface Options {
 
 function parseOptions(argv: readonly string[]): Options {
   const a = parseBenchArgs(argv);
-  const rest = [...a.rest];
-  const take = (flag: string): string | undefined => {
-    const i = rest.indexOf(flag);
-    if (i < 0) return undefined;
-    const v = rest[i + 1];
-    if (v === undefined) throw new Error(`${flag} needs a value`);
-    rest.splice(i, 2);
-    return v;
-  };
-  const int = (flag: string, def: number, min: number): number => {
-    const raw = take(flag);
-    if (raw === undefined) return def;
-    const v = Number(raw);
-    if (!Number.isInteger(v) || v < min) throw new Error(`${flag} needs an integer >= ${min}`);
-    return v;
-  };
-  const precision = take('--precision') ?? 'int8';
+  const flags = new BenchFlags(a.rest);
+  const precision = flags.value('--precision') ?? 'int8';
   if (precision !== 'fp32' && precision !== 'int8') {
     throw new Error(`--precision is fp32 or int8, not ${precision}`);
   }
   const o: Options = {
     seconds: a.seconds ?? 600,
-    warmup: int('--warmup', 60, 0),
+    warmup: flags.int('--warmup', 60, 0),
     precision,
-    width: int('--width', 640, 16),
-    height: int('--height', 480, 16),
-    rate: int('--rate', 30, 1),
+    width: flags.int('--width', 640, 16),
+    height: flags.int('--height', 480, 16),
+    rate: flags.int('--rate', 30, 1),
     jsonPath: a.jsonPath ?? packagePath('bench-results', 'soak.json'),
-    pngPath: take('--png') ?? packagePath('bench-results', 'soak.png'),
+    pngPath: flags.value('--png') ?? packagePath('bench-results', 'soak.png'),
   };
-  if (rest.length > 0) throw new Error(`unknown arguments: ${rest.join(' ')}`);
+  flags.finish();
   if (o.warmup >= o.seconds) throw new Error('--warmup must be shorter than --seconds');
   return o;
 }
