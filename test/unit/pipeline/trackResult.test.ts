@@ -1,19 +1,12 @@
 import { strict as assert } from 'node:assert';
 import type { Detection, PersonPose } from '../../../src/heads/headResults';
-import type { PipelineResult, StageTimings } from '../../../src/pipeline/modelPipeline';
+import type { PipelineResult } from '../../../src/pipeline/modelPipeline';
+import { NO_TIMINGS } from '../../support/stageTimings';
 import { carryPersonIds, trackPersons, trackResult } from '../../../src/pipeline/trackResult';
 import { ByteTracker } from '../../../src/tracking/byteTracker';
 import { BYTETRACK_DEFAULTS } from '../../../src/tracking/trackerOptions';
 
-const timings: StageTimings = {
-  queueMs: 0,
-  preprocessMs: 0,
-  inferenceMs: 0,
-  engineMs: 0,
-  headMs: 0,
-  totalMs: 0,
-  runs: 1,
-};
+const timings = NO_TIMINGS;
 const person = (x: number, score = 0.9, trackId?: number): Detection => ({
   box: { x1: x, y1: 0, x2: x + 40, y2: 100 },
   classId: 0,

@@ -5,18 +5,11 @@ import {
   thresholdFailures,
 } from '../../../src/quantize/agreementThresholds';
 import { reportRows } from '../../../src/quantize/validationReport';
-import type { PipelineResult, StageTimings } from '../../../src/pipeline/modelPipeline';
+import type { PipelineResult } from '../../../src/pipeline/modelPipeline';
+import { NO_TIMINGS } from '../../support/stageTimings';
 import type { Detection, PersonPose } from '../../../src/heads/headResults';
 
-const timings: StageTimings = {
-  queueMs: 0,
-  preprocessMs: 0,
-  inferenceMs: 0,
-  engineMs: 0,
-  headMs: 0,
-  totalMs: 0,
-  runs: 1,
-};
+const timings = NO_TIMINGS;
 const det = (x: number, score: number, classId = 0): Detection => ({
   box: { x1: x, y1: 0, x2: x + 10, y2: 10 },
   classId,
