@@ -33,9 +33,7 @@ export const STAGES = [
 ] as const;
 export type Stage = (typeof STAGES)[number];
 
-/** Samples kept per stage: the percentiles describe the last STATS_WINDOW frames. */
-export const STATS_WINDOW = 300;
-const WINDOW = STATS_WINDOW;
+const WINDOW = 300;
 
 /** The last WINDOW samples of a stage, in ms: enough for a stable p95 at camera rates. */
 class Samples {
