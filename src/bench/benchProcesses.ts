@@ -19,6 +19,16 @@ export function startBenchNode(
   return new LineProcess('perception node', 'node', args, 'ignore');
 }
 
+/** bench:e2e's floor: the bare rclnodejs probe (src/bench/floorProbe.ts) on `topic`. */
+export function startFloorProbe(name: string, topic: string): LineProcess {
+  return new LineProcess(
+    'floor probe',
+    'node',
+    [packagePath('dist', 'src', 'bench', 'floorProbe.js'), '--topic', topic, '--name', name],
+    'ignore',
+  );
+}
+
 /** The rclpy camera stand-in (tools/ros/frame_publisher.py) publishing packed rgb8 files. */
 export function startFramePublisher(
   topic: string,

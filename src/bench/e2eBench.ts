@@ -1,6 +1,6 @@
 /**
  * npm run bench:e2e [-- --frames 300 --seconds 10 --warmup 10 --ultralytics-frames 100
- *                      --rows 640x480:fp32,1280x720:int8
+ *                      --rows 640x480:fp32,1280x720:int8,640x480:htp-standin
  *                      --json out.json --skip-ultralytics]
  *
  * What a robot gets from the detector end to end, next to what the model alone costs. Three real
@@ -15,6 +15,16 @@
  *  - 30 Hz (--seconds): detections received per second.
  * Then Ultralytics predict() (benchmark-only venv, made on first use) with the package's .pt and
  * with the same ONNX file, on the same photos, one image per call, with its own per-stage times.
+ *
+ * What only our node costs, in the same run:
+ *  - the floor, per resolution: a bare rclnodejs node (floorProbe.ts) in the node's place, paced
+ *    the same way, that receives the image raw and publishes a detections-sized message at once;
+ *    every row reports floor_ms_p50 and overhead_above_floor_ms_p50 (overhead minus floor);
+ *  - htp-standin rows: the node with a model of the detector's input and output that computes
+ *    nothing and returns five people (htpStandinModel.ts), tracking on, so every stage but
+ *    inference does its real work, as on the HTP; node_stages_ms_p50 (DDS callback -> publish
+ *    returned) and node_cpu_ms_per_frame (the node process's user + system CPU over the 30 Hz
+ *    phase per frame published) are on every row, and are the figures that matter on these.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -28,18 +38,32 @@ import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
 import { BenchFlags, parseBenchArgs } from './benchArgs';
 import { writeBenchFrames } from './e2eFrames';
-import { E2eRow, e2eRow, NODE_STAGES, NodeRun, NodeStage, UltralyticsRun } from './e2eRows';
-import { startBenchNode, startFramePublisher } from './benchProcesses';
+import {
+  E2ePrecision,
+  E2eRow,
+  e2eRow,
+  FloorRun,
+  NODE_STAGES,
+  NodeRun,
+  NodeSpan,
+  NodeStage,
+  UltralyticsRun,
+} from './e2eRows';
+import { startBenchNode, startFloorProbe, startFramePublisher } from './benchProcesses';
+import { writeHtpStandin } from './htpStandinModel';
 import { LineProcess } from './lineProcess';
+import { readProcessUsage } from './processUsage';
 import { ensureUltralytics, runUltralytics } from './ultralyticsSide';
 
 const NODE = 'e2e_bench_det';
+const PROBE = 'e2e_floor_probe';
 const TOPIC = '/e2e_bench/image';
 const RESOLUTIONS: readonly [number, number][] = [
   [640, 480],
   [1280, 720],
 ];
-const PRECISIONS = ['fp32', 'int8'] as const;
+const PRECISIONS: readonly E2ePrecision[] = ['fp32', 'int8', 'htp-standin'];
+const NODE_SPANS: readonly NodeSpan[] = ['stamp_to_publish', 'callback_to_publish'];
 const RATE_HZ = 30;
 /** A paced frame whose detections have not come by then is counted lost (best-effort input). */
 const PACED_TIMEOUT_MS = 5000;
@@ -85,6 +109,8 @@ const stampMs = (s: { sec: number; nanosec: number }): number => s.sec * 1000 + 
 class Receiver {
   /** Arrival wall time of each detections message, by image stamp. */
   readonly arrivals = new Map<string, number>();
+  /** The floor probe's messages, by image stamp: its publish time and their arrival. */
+  readonly probeArrivals = new Map<string, { sentAt: number; at: number }>();
   received = 0;
   private diagnostics = new Map<string, string>();
   private diagnosticsSeen = 0;
@@ -103,6 +129,18 @@ class Receiver {
         const header = readHeader(new CdrReader(m as Buffer));
         this.arrivals.set(stampKey(header.stamp), at);
         this.received++;
+        this.wake?.();
+      },
+    );
+    node.createSubscription(
+      'vision_msgs/msg/Detection2DArray',
+      `/${PROBE}/detections`,
+      { isRaw: true },
+      (m: unknown) => {
+        const at = wallMs();
+        // The probe stamps its publish time and names the image's stamp in frame_id.
+        const header = readHeader(new CdrReader(m as Buffer));
+        this.probeArrivals.set(header.frameId, { sentAt: stampMs(header.stamp), at });
         this.wake?.();
       },
     );
@@ -138,13 +176,13 @@ class Receiver {
    * Stage p50s from a diagnostics message published after everything before this call: the
    * second one from now (the first may have been computed just before the last frame).
    */
-  async nodeP50(): Promise<Record<NodeStage, number>> {
+  async nodeP50(): Promise<Record<NodeStage | NodeSpan, number>> {
     const target = this.diagnosticsSeen + 2;
     if (!(await this.until(() => this.diagnosticsSeen >= target, 10_000))) {
       throw new Error(`no diagnostics from ${NODE} on /diagnostics`);
     }
-    const out = {} as Record<NodeStage, number>;
-    for (const s of NODE_STAGES) {
+    const out = {} as Record<NodeStage | NodeSpan, number>;
+    for (const s of [...NODE_STAGES, ...NODE_SPANS]) {
       const v = Number(this.diagnostics.get(`${s}_ms_p50`));
       if (!Number.isFinite(v)) throw new Error(`${NODE} diagnostics carry no ${s}_ms_p50`);
       out[s] = v;
@@ -195,18 +233,73 @@ async function at30Hz(
 }
 
 /**
- * One node process per resolution and precision: its stage window (the last 300 frames) then
- * holds this row's paced frames only, never the previous row's.
+ * The floor at one resolution: the bare probe in place of the perception node, paced the same
+ * way (warm-up, then --frames), so the two differ only by what our node does.
  */
-async function measureNode(
-  precision: 'fp32' | 'int8',
+async function measureFloor(
   [w, h]: readonly [number, number],
   frames: readonly string[],
   rx: Receiver,
   o: Options,
+): Promise<FloorRun> {
+  const probe = startFloorProbe(PROBE, TOPIC);
+  try {
+    await probe.nextLine(/^ready$/, 60_000);
+    const cam = startFramePublisher(TOPIC, w, h, frames);
+    try {
+      await cam.nextLine(/^ready$/, 60_000);
+      const floor: { inMs: number[]; outMs: number[]; totalMs: number[] } = {
+        inMs: [],
+        outMs: [],
+        totalMs: [],
+      };
+      for (let i = 0; i < o.warmup + o.frames; i++) {
+        cam.send('next');
+        const [, sec, nsec] = await cam.nextLine(/^sent (\d+) (\d+)$/, 10_000);
+        const stamp = { sec: Number(sec), nanosec: Number(nsec) };
+        const key = stampKey(stamp);
+        if (!(await rx.until(() => rx.probeArrivals.has(key), PACED_TIMEOUT_MS))) continue;
+        const got = rx.probeArrivals.get(key)!;
+        rx.probeArrivals.clear();
+        if (i < o.warmup) continue;
+        floor.inMs.push(got.sentAt - stampMs(stamp));
+        floor.outMs.push(got.at - got.sentAt);
+        floor.totalMs.push(got.at - stampMs(stamp));
+      }
+      cam.send('quit');
+      process.stderr.write(
+        `${w}x${h} floor: ${floor.totalMs.length} frames, p50 ${percentile(floor.totalMs, 50).toFixed(2)} ms (in ${percentile(floor.inMs, 50).toFixed(2)}, out ${percentile(floor.outMs, 50).toFixed(2)})\n`,
+      );
+      return floor;
+    } finally {
+      await cam.stop(5000);
+    }
+  } finally {
+    await probe.stop(5000);
+  }
+}
+
+/** Node parameters per row kind: the real detector, or the HTP stand-in with tracking on. */
+function rowParameters(precision: E2ePrecision, standinManifest: string): Record<string, string> {
+  if (precision !== 'htp-standin') return { precision };
+  // Tracking on: ByteTrack's work is part of what a robot's node does per frame.
+  return { model: standinManifest, precision: 'int8', tracking: 'true', threads: '1' };
+}
+
+/**
+ * One node process per resolution and precision: its stage window (the last 300 frames) then
+ * holds this row's paced frames only, never the previous row's.
+ */
+async function measureNode(
+  precision: E2ePrecision,
+  [w, h]: readonly [number, number],
+  frames: readonly string[],
+  rx: Receiver,
+  o: Options,
+  standinManifest: string,
 ): Promise<NodeRun> {
   const loadAvg = os.loadavg()[0]!;
-  const node = startBenchNode(NODE, TOPIC, { precision });
+  const node = startBenchNode(NODE, TOPIC, rowParameters(precision, standinManifest));
   try {
     await node.printed(/nodes by provider/, 120_000);
     const cam = startFramePublisher(TOPIC, w, h, frames);
@@ -217,7 +310,9 @@ async function measureNode(
       await paced(cam, rx, o.warmup);
       const p = await paced(cam, rx, o.frames);
       const nodeP50 = await rx.nodeP50();
+      const cpuBefore = readProcessUsage(node.pid).cpuS;
       const rate = await at30Hz(cam, rx, o.seconds);
+      const rateCpuMs = (readProcessUsage(node.pid).cpuS - cpuBefore) * 1000;
       process.stderr.write(
         `${w}x${h} ${precision}: paced ${p.e2e.length} (lost ${p.lost}), e2e p50 ${percentile(p.e2e, 50).toFixed(2)} ms, inference p50 ${nodeP50.inference} ms; 30 Hz: ${rate.received}/${rate.sent}\n`,
       );
@@ -233,6 +328,7 @@ async function measureNode(
         rateSeconds: rate.seconds,
         rateE2eMs: rate.e2e,
         nodeP50,
+        rateCpuMs,
         loadAvg,
       };
     } finally {
@@ -251,6 +347,10 @@ function printTables(rows: readonly E2eRow[]): void {
     'engine p50 ms': r.engine_ms_p50,
     'overhead p50 ms': r.overhead_ms_p50,
     'overhead/engine': r.overhead_ratio,
+    'floor p50 ms': r.floor_ms_p50 ?? '-',
+    'over floor ms': r.overhead_above_floor_ms_p50 ?? '-',
+    'node stages p50 ms': r.node_stages_ms_p50,
+    'node CPU ms/frame': r.node_cpu_ms_per_frame ?? '-',
     'fps @30 Hz': r.fps_30hz,
     'Ultralytics .pt p50 ms': r.ultralytics_pt_ms_p50 ?? '-',
     'Ultralytics ONNX p50 ms': r.ultralytics_onnx_ms_p50 ?? '-',
@@ -303,11 +403,20 @@ async function main(): Promise<void> {
     const node = new rcl.Node('e2e_bench_receiver');
     const rx = new Receiver(node);
     node.spin();
+    const standin = writeHtpStandin(path.join(MODEL_DIR, 'yolov8s-fall.manifest.json'), tmp);
+    const wanted = (res: string, precision: E2ePrecision): boolean =>
+      !o.rows || o.rows.includes(`${res}:${precision}`);
+    const floors = new Map<string, FloorRun>();
+    for (const [w, h] of RESOLUTIONS) {
+      const res = `${w}x${h}`;
+      if (!PRECISIONS.some((p) => wanted(res, p))) continue;
+      floors.set(res, await measureFloor([w, h], frames.get(res)!, rx, o));
+    }
     const runs: NodeRun[] = [];
     for (const precision of PRECISIONS) {
       for (const [w, h] of RESOLUTIONS) {
-        if (o.rows && !o.rows.includes(`${w}x${h}:${precision}`)) continue;
-        runs.push(await measureNode(precision, [w, h], frames.get(`${w}x${h}`)!, rx, o));
+        if (!wanted(`${w}x${h}`, precision)) continue;
+        runs.push(await measureNode(precision, [w, h], frames.get(`${w}x${h}`)!, rx, o, standin));
       }
     }
     node.destroy();
@@ -341,7 +450,13 @@ async function main(): Promise<void> {
     }
     const rows = runs.map((r) => {
       const res = `${r.width}x${r.height}`;
-      return e2eRow(r, ultra.get(`${res} pt`), ultra.get(`${res} ${r.precision}`));
+      const real = r.precision !== 'htp-standin';
+      return e2eRow(
+        r,
+        real ? ultra.get(`${res} pt`) : undefined,
+        real ? ultra.get(`${res} ${r.precision}`) : undefined,
+        floors.get(res),
+      );
     });
     printTables(rows);
     if (o.jsonPath) {

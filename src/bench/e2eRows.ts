@@ -3,18 +3,46 @@ import { percentile } from '../util/percentile';
 
 /**
  * The node's stages as diagnostics name them (`<stage>_ms_p50`), in the order a frame meets them:
- * all of NodeStats' but stamp_to_publish, which spans the others.
+ * all of NodeStats' but the two spans (stamp_to_publish, callback_to_publish), which cover the others.
  */
-export type NodeStage = Exclude<Stage, 'stamp_to_publish'>;
+export type NodeStage = Exclude<Stage, NodeSpan>;
+export type NodeSpan = 'stamp_to_publish' | 'callback_to_publish';
+const SPANS: readonly Stage[] = ['stamp_to_publish', 'callback_to_publish'];
 export const NODE_STAGES: readonly NodeStage[] = STAGES.filter(
-  (s): s is NodeStage => s !== 'stamp_to_publish',
+  (s): s is NodeStage => !SPANS.includes(s),
 );
+
+/**
+ * fp32 / int8: the real detector on the CPU provider. htp-standin: a graph with the detector's
+ * input and output that computes nothing (src/bench/htpStandinModel.ts), so inference costs ~0 as
+ * on the HTP and the row shows what the node itself costs.
+ */
+export type E2ePrecision = 'fp32' | 'int8' | 'htp-standin';
+
+/**
+ * The floor at one resolution: a bare rclnodejs node (src/bench/floorProbe.ts) that takes the
+ * camera topic raw and publishes a detections-sized message at once, paced like the node's rows.
+ */
+export interface FloorRun {
+  /** Image stamp -> the probe's publish (stamp -> callback, a header read, the encoding), ms. */
+  readonly inMs: readonly number[];
+  /** The probe's publish -> the receiver's callback, ms. */
+  readonly outMs: readonly number[];
+  /** Image stamp -> the receiver's callback, per frame, ms. */
+  readonly totalMs: readonly number[];
+}
+
+export interface FloorFigures {
+  readonly floor_ms_p50: number;
+  readonly floor_in_ms_p50: number;
+  readonly floor_out_ms_p50: number;
+}
 
 /** What one resolution x precision of the node gave. */
 export interface NodeRun {
   readonly width: number;
   readonly height: number;
-  readonly precision: 'fp32' | 'int8';
+  readonly precision: E2ePrecision;
   /** Paced: image stamp -> detections received, per frame, ms. */
   readonly pacedE2eMs: readonly number[];
   /** Paced frames whose detections never came (DDS loss; best-effort input). */
@@ -25,7 +53,9 @@ export interface NodeRun {
   readonly rateSeconds: number;
   readonly rateE2eMs: readonly number[];
   /** The node's diagnostics right after the paced phase: `<stage>_ms_p50` values. */
-  readonly nodeP50: Readonly<Record<NodeStage, number>>;
+  readonly nodeP50: Readonly<Record<NodeStage | NodeSpan, number>>;
+  /** The node process's user + system CPU over the 30 Hz phase, ms. */
+  readonly rateCpuMs: number;
   /** 1-minute load average when the row started (the machine is shared). */
   readonly loadAvg: number;
 }
@@ -47,7 +77,7 @@ export interface UltralyticsFigures {
 
 export interface E2eRow {
   readonly resolution: string;
-  readonly precision: 'fp32' | 'int8';
+  readonly precision: E2ePrecision;
   readonly paced_frames: number;
   readonly paced_lost: number;
   readonly e2e_ms_p50: number;
@@ -63,6 +93,16 @@ export interface E2eRow {
   readonly sent_hz_30hz: number;
   readonly e2e_30hz_ms_p50: number;
   readonly stages_ms_p50: Readonly<Record<NodeStage, number>>;
+  /** The node's own span per frame, DDS callback -> publish returned (one sample per frame). */
+  readonly node_stages_ms_p50: number;
+  /** The node process's user + system CPU in the 30 Hz phase per frame it published. */
+  readonly node_cpu_ms_per_frame: number | null;
+  /** What any rclnodejs node pays at this resolution (FloorRun), measured in the same run. */
+  readonly floor_ms_p50: number | null;
+  readonly floor_in_ms_p50: number | null;
+  readonly floor_out_ms_p50: number | null;
+  /** overhead_ms_p50 - floor_ms_p50: what only our node costs above that floor. */
+  readonly overhead_above_floor_ms_p50: number | null;
   /** e2e minus the node's stages summed (p50s): the detections' way out (DDS, the receiver). */
   readonly dds_out_ms_p50: number;
   /** Ultralytics predict() with the .pt (FP32 weights in both precisions' rows). */
@@ -88,10 +128,20 @@ export function ultralyticsFigures(u: UltralyticsRun | undefined): UltralyticsFi
   };
 }
 
+export function floorFigures(f: FloorRun | undefined): FloorFigures | null {
+  if (!f || f.totalMs.length === 0) return null;
+  return {
+    floor_ms_p50: r2(percentile(f.totalMs, 50)),
+    floor_in_ms_p50: r2(percentile(f.inMs, 50)),
+    floor_out_ms_p50: r2(percentile(f.outMs, 50)),
+  };
+}
+
 export function e2eRow(
   run: NodeRun,
   pt: UltralyticsRun | undefined,
   onnx: UltralyticsRun | undefined,
+  floor?: FloorRun,
 ): E2eRow {
   if (run.pacedE2eMs.length === 0) {
     throw new Error(`${run.width}x${run.height} ${run.precision}: no paced frame came back`);
@@ -102,6 +152,8 @@ export function e2eRow(
   const ptF = ultralyticsFigures(pt);
   const onnxF = ultralyticsFigures(onnx);
   const resolution = `${run.width}x${run.height}`;
+  const fl = floorFigures(floor);
+  const overhead = e2e - engine;
   return {
     resolution,
     precision: run.precision,
@@ -110,8 +162,9 @@ export function e2eRow(
     e2e_ms_p50: r2(e2e),
     e2e_ms_p95: r2(percentile(run.pacedE2eMs, 95)),
     engine_ms_p50: r2(engine),
-    overhead_ms_p50: r2(e2e - engine),
-    overhead_ratio: r2((e2e - engine) / engine),
+    overhead_ms_p50: r2(overhead),
+    // The stand-in's inference is ~0: a ratio to it says nothing.
+    overhead_ratio: run.precision === 'htp-standin' ? 0 : r2(overhead / engine),
     fps_30hz: r2(run.rateReceived / run.rateSeconds),
     sent_hz_30hz: r2(run.rateSent / run.rateSeconds),
     e2e_30hz_ms_p50: r2(percentile(run.rateE2eMs, 50)),
@@ -120,6 +173,12 @@ export function e2eRow(
       number
     >,
     dds_out_ms_p50: r2(e2e - stagesSum),
+    node_stages_ms_p50: r2(run.nodeP50.callback_to_publish),
+    node_cpu_ms_per_frame: run.rateReceived > 0 ? r2(run.rateCpuMs / run.rateReceived) : null,
+    floor_ms_p50: fl?.floor_ms_p50 ?? null,
+    floor_in_ms_p50: fl?.floor_in_ms_p50 ?? null,
+    floor_out_ms_p50: fl?.floor_out_ms_p50 ?? null,
+    overhead_above_floor_ms_p50: fl ? r2(overhead - fl.floor_ms_p50) : null,
     ultralytics_pt_ms_p50: ptF?.total_ms_p50 ?? null,
     ultralytics_onnx_ms_p50: onnxF?.total_ms_p50 ?? null,
     ultralytics_pt_stages_ms_p50: ptF,

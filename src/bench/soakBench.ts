@@ -25,6 +25,7 @@ import { BenchFlags, parseBenchArgs } from './benchArgs';
 import { writeBenchFrames } from './e2eFrames';
 import { lineChartSvg } from './lineChartSvg';
 import { startBenchNode, startFramePublisher } from './benchProcesses';
+import { readProcessUsage } from './processUsage';
 import { SoakSample, SoakSummary, summarizeSoak } from './soakSummary';
 
 const NODE = 'soak_det';
@@ -36,8 +37,6 @@ const ACTIVATE = 3;
 const RSS_GOAL_MB = 250;
 const GROWTH_GOAL_PCT = 5;
 const FIRST_DETECTION_GOAL_MS = 1500;
-/** Linux reports process CPU times in clock ticks of 1/100 s on x86-64 and arm64. */
-const CLOCK_TICKS_PER_S = 100;
 
 interface Options {
   readonly seconds: number;
@@ -73,17 +72,6 @@ function parseOptions(argv: readonly string[]): Options {
 }
 
 const wallMs = (): number => performance.timeOrigin + performance.now();
-
-/** VmRSS in MB and user + system CPU time in seconds of a process, from /proc. */
-function readProcess(pid: number): { rssMb: number; cpuS: number } {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-  // Fields after the parenthesized command name; utime and stime are fields 14 and 15.
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return { rssMb: rssKb / 1024, cpuS: ticks / CLOCK_TICKS_PER_S };
-}
 
 async function changeState(
   client: Rclnodejs.Client<'lifecycle_msgs/srv/ChangeState'>,
@@ -158,7 +146,7 @@ async function soak(o: Options): Promise<SoakReport> {
     const configureStart = wallMs();
     await changeState(lifecycle, CONFIGURE, 'configure');
     const configureMs = wallMs() - configureStart;
-    const idle = readProcess(node.pid);
+    const idle = readProcessUsage(node.pid);
     const activateAt = wallMs();
     await changeState(lifecycle, ACTIVATE, 'activate');
     const activateReplyMs = wallMs() - activateAt;
@@ -171,14 +159,14 @@ async function soak(o: Options): Promise<SoakReport> {
       `configure ${configureMs.toFixed(0)} ms, first detection ${firstDetectionMs.toFixed(0)} ms after activate\n`,
     );
     const samples: SoakSample[] = [];
-    let prev = readProcess(node.pid);
+    let prev = readProcessUsage(node.pid);
     let prevAt = wallMs();
     let prevReceived = received;
     for (let k = 1; k <= o.seconds; k++) {
       // On a fixed schedule from activation, so a late wake-up does not shift later samples.
       await new Promise((r) => setTimeout(r, Math.max(0, activateAt + k * 1000 - wallMs())));
       const now = wallMs();
-      const p = readProcess(node.pid);
+      const p = readProcessUsage(node.pid);
       const dt = (now - prevAt) / 1000;
       samples.push({
         t_s: Number(((now - activateAt) / 1000).toFixed(3)),

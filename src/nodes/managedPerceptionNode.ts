@@ -354,6 +354,7 @@ export class PerceptionNode {
       s.sample('message_build', sending - built);
       s.sample('publish', published - sending);
       s.sample('stamp_to_publish', latency);
+      s.sample('callback_to_publish', published - work.frame.receivedAt);
       if (result.task === 'detect' && this.ctx.pipelines.followed(this.name)) {
         this.ctx.pipelines.handOver(this.name, {
           frame: work.frame,

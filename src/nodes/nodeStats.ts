@@ -15,7 +15,10 @@ import { percentile } from '../util/percentile';
  *  - head: decoding and NMS;
  *  - message_build: result message objects (and label images);
  *  - publish: rclnodejs serialization and the DDS write;
- *  - stamp_to_publish: image stamp -> publish returned (ROS clock).
+ *  - stamp_to_publish: image stamp -> publish returned (ROS clock);
+ *  - callback_to_publish: our subscription callback -> publish returned: the node's own span, what
+ *    the CPU pays per frame on top of what any rclnodejs subscriber pays (one sample per frame, so
+ *    its p50 is a real frame's, not a sum of the stages' p50s).
  */
 export const STAGES = [
   'dds_in',
@@ -30,6 +33,7 @@ export const STAGES = [
   'message_build',
   'publish',
   'stamp_to_publish',
+  'callback_to_publish',
 ] as const;
 export type Stage = (typeof STAGES)[number];
 

@@ -15,10 +15,15 @@ const REQUIRED = [
   'overhead_ratio',
   'ultralytics_pt_ms_p50',
   'ultralytics_onnx_ms_p50',
+  'floor_ms_p50',
+  'overhead_above_floor_ms_p50',
+  'node_stages_ms_p50',
+  'node_cpu_ms_per_frame',
 ] as const;
 
 describe('npm run bench:e2e (smoke: a few frames, Ultralytics skipped)', function () {
-  // Real processes: camera stand-in, the node twice (FP32, INT8), this receiver; on 2 shared cores.
+  // Real processes: camera stand-in, the floor probe, the node per row (FP32, INT8, the HTP
+  // stand-in), this receiver; on 2 shared cores.
   this.timeout(600_000);
   let dir: string;
   before(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-bench-test-'))));
@@ -51,7 +56,14 @@ describe('npm run bench:e2e (smoke: a few frames, Ultralytics skipped)', functio
     const rows = JSON.parse(fs.readFileSync(json, 'utf8')) as Record<string, unknown>[];
     assert.deepEqual(
       rows.map((r) => `${String(r.resolution)} ${String(r.precision)}`),
-      ['640x480 fp32', '1280x720 fp32', '640x480 int8', '1280x720 int8'],
+      [
+        '640x480 fp32',
+        '1280x720 fp32',
+        '640x480 int8',
+        '1280x720 int8',
+        '640x480 htp-standin',
+        '1280x720 htp-standin',
+      ],
     );
     for (const r of rows) {
       const at = `${String(r.resolution)} ${String(r.precision)}`;
@@ -63,14 +75,31 @@ describe('npm run bench:e2e (smoke: a few frames, Ultralytics skipped)', functio
         assert.ok(typeof v === 'number' && Number.isFinite(v), `${at}: ${k} = ${String(v)}`);
         return v;
       };
+      const standin = r.precision === 'htp-standin';
       assert.ok(n('engine_ms_p50') > 0, at);
       assert.ok(n('e2e_ms_p50') >= n('engine_ms_p50'), `${at}: e2e below inference`);
       assert.ok(n('e2e_ms_p95') >= n('e2e_ms_p50'), at);
       assert.ok(Math.abs(n('overhead_ms_p50') - (n('e2e_ms_p50') - n('engine_ms_p50'))) <= 0.011);
+      if (!standin) {
+        assert.ok(
+          Math.abs(n('overhead_ratio') - n('overhead_ms_p50') / n('engine_ms_p50')) <= 0.011,
+          at,
+        );
+      }
+      // The floor: a bare node's way in and out at this resolution, measured in this run.
+      assert.ok(n('floor_ms_p50') > 0, at);
       assert.ok(
-        Math.abs(n('overhead_ratio') - n('overhead_ms_p50') / n('engine_ms_p50')) <= 0.011,
+        Math.abs(n('overhead_above_floor_ms_p50') - (n('overhead_ms_p50') - n('floor_ms_p50'))) <=
+          0.011,
         at,
       );
+      // The node's own span is inside the frame's e2e time and holds at least its preprocessing.
+      assert.ok(n('node_stages_ms_p50') > 0 && n('node_stages_ms_p50') <= n('e2e_ms_p50'), at);
+      assert.ok(n('node_cpu_ms_per_frame') > 0, at);
+      if (standin) {
+        // The stand-in computes nothing: its inference is a small fraction of a real model's.
+        assert.ok(n('engine_ms_p50') < 5, `${at}: stand-in inference ${n('engine_ms_p50')} ms`);
+      }
       assert.ok(n('fps_30hz') > 0, `${at}: nothing detected at 30 Hz`);
       assert.ok(n('paced_frames') + n('paced_lost') === 4, at);
       const stages = r.stages_ms_p50 as Record<string, number>;

@@ -1,17 +1,22 @@
 import { strict as assert } from 'node:assert';
 import {
   e2eRow,
+  FloorRun,
   NODE_STAGES,
   NodeRun,
+  NodeSpan,
   NodeStage,
   UltralyticsRun,
 } from '../../../src/bench/e2eRows';
 
-const stages = (inference: number): Record<NodeStage, number> =>
-  Object.fromEntries(NODE_STAGES.map((s) => [s, s === 'inference' ? inference : 1])) as Record<
+const stages = (inference: number): Record<NodeStage | NodeSpan, number> => ({
+  ...(Object.fromEntries(NODE_STAGES.map((s) => [s, s === 'inference' ? inference : 1])) as Record<
     NodeStage,
     number
-  >;
+  >),
+  stamp_to_publish: 40,
+  callback_to_publish: 33.5,
+});
 
 function run(over: Partial<NodeRun> = {}): NodeRun {
   return {
@@ -25,6 +30,7 @@ function run(over: Partial<NodeRun> = {}): NodeRun {
     rateSeconds: 10,
     rateE2eMs: [60, 70],
     nodeP50: stages(25),
+    rateCpuMs: 600,
     loadAvg: 1.5,
     ...over,
   };
@@ -69,6 +75,40 @@ describe('e2eRow', function () {
     assert.equal(r.ultralytics_pt_ms_p50, null);
     assert.equal(r.ultralytics_onnx_ms_p50, null);
     assert.equal(r.ultralytics_ms_p50, null);
+  });
+
+  it('reports the node span and its CPU per published frame from the 30 Hz phase', function () {
+    const r = e2eRow(run(), undefined, undefined);
+    assert.equal(r.node_stages_ms_p50, 33.5);
+    // 600 ms of CPU for 150 frames published.
+    assert.equal(r.node_cpu_ms_per_frame, 4);
+    assert.equal(
+      e2eRow(run({ rateReceived: 0 }), undefined, undefined).node_cpu_ms_per_frame,
+      null,
+    );
+  });
+
+  it('sets the overhead against the floor measured at the same resolution', function () {
+    const floor: FloorRun = { inMs: [2, 3, 4], outMs: [1, 1.5, 2], totalMs: [3, 4, 5, 6, 7] };
+    const r = e2eRow(run(), undefined, undefined, floor);
+    assert.equal(r.floor_ms_p50, 5);
+    assert.equal(r.floor_in_ms_p50, 3);
+    assert.equal(r.floor_out_ms_p50, 1.5);
+    // Overhead 5 ms (e2e 30 - engine 25) less the floor's 5 ms.
+    assert.equal(r.overhead_above_floor_ms_p50, 0);
+    const none = e2eRow(run(), undefined, undefined);
+    assert.equal(none.floor_ms_p50, null);
+    assert.equal(none.overhead_above_floor_ms_p50, null);
+  });
+
+  it('gives no overhead ratio on stand-in rows, whose inference is ~0', function () {
+    const r = e2eRow(
+      run({ precision: 'htp-standin', nodeP50: stages(0.05) }),
+      undefined,
+      undefined,
+    );
+    assert.equal(r.overhead_ratio, 0);
+    assert.equal(r.engine_ms_p50, 0.05);
   });
 
   it('refuses a run in which no paced frame came back', function () {
