@@ -157,6 +157,7 @@ LoadSpec ReadLoadSpec(const Napi::Value& options) {
   p.letterbox = pre.OneOf("resize", {"letterbox", "stretch"}) == 0;
   p.pad_value = static_cast<float>(pre.Number("padValue"));
   p.round_pixels = pre.Bool("roundPixels");
+  p.exact_grid = pre.Bool("exactGrid");
   pre.Triple("mean", p.mean);
   pre.Triple("std", p.std);
   if (pre.IsNull("quantization")) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine_error.h"
+#include "exact_grid_rows.h"
 
 namespace htp {
 namespace {
@@ -88,6 +89,18 @@ struct Pixel<Encoding::kNv12> {
     return YuvToRgb(yy, uv[0], uv[1]);
   }
 };
+
+// Packed 8-bit color layouts the exact-grid rows read directly; 0 bytes per pixel: none.
+template <Encoding E>
+constexpr PackedLayout PackedLayoutOf() {
+  switch (E) {
+    case Encoding::kRgb8: return {3, {0, 1, 2}};
+    case Encoding::kBgr8: return {3, {2, 1, 0}};
+    case Encoding::kRgba8: return {4, {0, 1, 2}};
+    case Encoding::kBgra8: return {4, {2, 1, 0}};
+    default: return {0, {0, 0, 0}};
+  }
+}
 
 struct Axis {
   std::vector<int> i0, i1;
@@ -281,6 +294,12 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
   // row). A second thread over half the rows measured no faster on this 2-core class of machine
   // (1280x720 -> 640x640: 3.55 vs 3.68 ms), so there is none.
   const size_t row_floats = static_cast<size_t>(3) * nx;
+  // On the source grid (1:1 or 1:2 per axis, packed 8-bit color) the rows come straight from the
+  // bytes, with the same values (exact_grid_rows.h).
+  constexpr PackedLayout kLayout = PackedLayoutOf<E>();
+  const GridStep gx = kLayout.bytes_per_pixel > 0 && s.exact_grid ? ExactGridStep(ax.i0, ax.i1, ax.w1) : GridStep::kNone;
+  const GridStep gy = gx != GridStep::kNone ? ExactGridStep(ay.i0, ay.i1, ay.w1) : GridStep::kNone;
+  const bool exact_grid = gy != GridStep::kNone;
   auto resample_rows = [&](int j_begin, int j_end, float* scratch) {
     float* row_buf[2] = {scratch, scratch + row_floats};
     float* blended = scratch + 2 * row_floats;
@@ -315,11 +334,15 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
     };
     auto slot_of = [&](const float* p) { return p == row_buf[0] ? 0 : 1; };
     for (int j = j_begin; j < j_end; ++j) {
-      const float wy = ay.w1[j];
-      const float* top = source_row(ay.i0[j], -1);
-      const float* bot = wy == 0.f ? top : source_row(ay.i1[j], slot_of(top));
       const int y = y0 + j;
-      for (int c = 0; c < 3; ++c) {
+      if (exact_grid) {
+        ExactGridRow(f.data, static_cast<size_t>(f.step), kLayout, gx, gy, ax.i0[0], ay.i0[j], nx,
+                     s.round_pixels, blended);
+      }
+      const float wy = ay.w1[j];
+      const float* top = exact_grid ? nullptr : source_row(ay.i0[j], -1);
+      const float* bot = exact_grid || wy == 0.f ? top : source_row(ay.i1[j], slot_of(top));
+      for (int c = 0; c < 3 && !exact_grid; ++c) {
         const float* t = top + static_cast<size_t>(c) * nx;
         const float* u = bot + static_cast<size_t>(c) * nx;
         float* v = blended + static_cast<size_t>(c) * nx;

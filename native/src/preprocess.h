@@ -41,6 +41,9 @@ struct PreprocessSpec {
   // Round each resampled pixel to an integer before normalizing, as the uint8 image that
   // OpenCV/PIL resizers produce in the reference pipelines (Ultralytics, AI Hub) is.
   bool round_pixels;
+  // Read 8-bit packed colour straight from the bytes when the resize lands on the source grid
+  // (exact_grid_rows.h): bit-identical to the general path; false forces the general path.
+  bool exact_grid;
   // value = (pixel - mean[c]) / std[c], pixel in 0..255, c in network channel order
   float mean[3];
   float std[3];

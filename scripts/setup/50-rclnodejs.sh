@@ -34,9 +34,26 @@ fi
 [ -n "$pylib" ] || die "no shared $pysoname for the ROS venv's Python: apt-get install lib$pyname-dev, or use a Python built with --enable-shared (HTP_PYTHON)"
 nodedir="$(node_prefix)"
 
+# Our patches to rclnodejs' native code (scripts/setup/patches/rclnodejs-<version>-*.patch, each
+# written to go upstream; see its header), applied to the pristine sources npm installed. A patch
+# already applied is recognized by its reverse applying; one that neither applies nor reverses
+# means sources changed by hand or by an older patch: reinstall them rather than guess.
+patches=("$root"/scripts/setup/patches/rclnodejs-"$version"-*.patch)
+[ -e "${patches[0]}" ] || patches=()
+for p in "${patches[@]}"; do
+  if patch -d "$pkg" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1; then
+    continue
+  fi
+  patch -d "$pkg" -p1 -N --dry-run -s -f <"$p" >/dev/null 2>&1 ||
+    die "rclnodejs: $(basename "$p") does not apply to node_modules/rclnodejs: reinstall it (rm -rf node_modules/rclnodejs && scripts/bootstrap.sh)"
+  patch -d "$pkg" -p1 -N -s -f <"$p" >/dev/null
+  log "rclnodejs: applied $(basename "$p")"
+done
+patches_key="$(cat "${patches[@]}" /dev/null | sha256sum | cut -c1-16)"
+
 # Both stamps live inside node_modules/rclnodejs: `npm ci` (step 40) deletes them with it.
 build_stamp="$pkg/build/.htp-stamp"
-build_key="$version $(node --version) $pylib/$pyname $(cat "$root/.ros/stamps/ros" 2>/dev/null || true)"
+build_key="$version $(node --version) $pylib/$pyname $(cat "$root/.ros/stamps/ros" 2>/dev/null || true) patches $patches_key"
 if stamp_ok "$build_stamp" "$build_key" && [ -f "$pkg/build/Release/rclnodejs.node" ]; then
   log "rclnodejs: native binding up to date"
 else

@@ -37,6 +37,12 @@ export const PreprocessSchema = z
      * of OpenCV/PIL-based reference pipelines. Off: exact bilinear values.
      */
     roundPixels: z.boolean().default(false),
+    /**
+     * Read packed 8-bit colour frames straight from their bytes when the resize lands on the
+     * source grid (1:1 or 1:2 per axis): the same values as the general bilinear path, bit for
+     * bit, without its float blends. false forces the general path (comparisons, benchmarks).
+     */
+    exactGrid: z.boolean().default(true),
     /** value = (pixel - mean) / std per network channel, pixel in 0..255. */
     mean: triple.default([0, 0, 0]),
     std: triple
@@ -140,6 +146,7 @@ export function toNativeOptions(o: EngineOptions, plan: InputPlan): NativeLoadOp
       resize: pre.resize,
       padValue: pre.padValue,
       roundPixels: pre.roundPixels,
+      exactGrid: pre.exactGrid,
       mean: pre.mean,
       std: pre.std,
       quantization: plan.quantization ?? null,

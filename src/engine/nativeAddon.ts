@@ -114,6 +114,7 @@ export interface NativeLoadOptions {
     resize: 'letterbox' | 'stretch';
     padValue: number;
     roundPixels: boolean;
+    exactGrid: boolean;
     mean: [number, number, number];
     std: [number, number, number];
     /** Required for uint8 / int8 inputs, null for float32. */

@@ -28,6 +28,7 @@ function convOptions(): NativeLoadOptions {
       resize: 'letterbox',
       padValue: 114,
       roundPixels: false,
+      exactGrid: true,
       mean: [0, 0, 0],
       std: [255, 255, 255],
       quantization: null,

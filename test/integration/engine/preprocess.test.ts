@@ -249,3 +249,122 @@ describe('engine preprocessing: roundPixels', function () {
     assert.ok(changed > 0, 'a non-integer scale must produce fractional pixels to round');
   });
 });
+
+/**
+ * On the source grid (1:1 or 1:2 per axis) packed 8-bit colour frames are read straight from
+ * their bytes (native/src/exact_grid_rows.cc). The promise is bit-identity with the general
+ * separable bilinear path, which `exactGrid: false` forces: every output byte compared.
+ */
+describe('engine preprocessing on the source grid: bit-identical to the general path', function () {
+  this.timeout(120000);
+  type Out = { model: string; preprocess: EngineOptionsInput['preprocess'] };
+  const outputs: Record<string, Out> = {
+    'float32 NCHW': { model: 'id_f32_nchw.onnx', preprocess: {} },
+    'float32 NCHW rounded, mean/std': {
+      model: 'id_f32_nchw.onnx',
+      preprocess: { roundPixels: true, mean: [123.7, 116.3, 103.5], std: [58.4, 57.1, 57.4] },
+    },
+    'uint8 NHWC rounded': { model: 'id_u8_nhwc.onnx', preprocess: { roundPixels: true } },
+    'int8 NCHW rounded, BGR': {
+      model: 'id_i8_nchw.onnx',
+      preprocess: {
+        roundPixels: true,
+        colorOrder: 'bgr',
+        mean: [127.5, 127.5, 127.5],
+        std: [127.5, 127.5, 127.5],
+        inputQuantization: { scale: 0.0078125, zeroPoint: 0 },
+      },
+    },
+  };
+  // Model input 40x24; frames whose resize lands on its grid.
+  const geometries: {
+    title: string;
+    width: number;
+    height: number;
+    resize: 'letterbox' | 'stretch';
+    roi?: { x: number; y: number; width: number; height: number };
+  }[] = [
+    { title: '1:1 letterbox with pad rows', width: 40, height: 18, resize: 'letterbox' },
+    { title: '1:2 letterbox', width: 80, height: 48, resize: 'letterbox' },
+    { title: '1:2 across, 1:1 down (stretch)', width: 80, height: 24, resize: 'stretch' },
+    { title: '1:1 across, 1:2 down (stretch)', width: 40, height: 48, resize: 'stretch' },
+    {
+      title: '1:1 ROI inside a larger frame',
+      width: 64,
+      height: 40,
+      resize: 'letterbox',
+      roi: { x: 7, y: 5, width: 40, height: 24 },
+    },
+  ];
+  const encodings: FrameEncoding[] = ['rgb8', 'bgr8', 'rgba8', 'bgra8'];
+
+  async function run(
+    o: Out,
+    resize: 'letterbox' | 'stretch',
+    exactGrid: boolean,
+    frame: Frame,
+    roi?: { x: number; y: number; width: number; height: number },
+  ): Promise<Uint8Array> {
+    const s = await EngineSession.load({
+      threads: 1,
+      model: model(o.model),
+      preprocess: { ...o.preprocess, resize, exactGrid },
+    });
+    try {
+      const data = (await s.run(frame, roi)).outputs[0]!.data as ArrayBufferView;
+      return new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
+    } finally {
+      s.dispose();
+    }
+  }
+
+  for (const [outTitle, o] of Object.entries(outputs)) {
+    for (const g of geometries) {
+      it(`${g.title}, ${outTitle}, every packed encoding`, async () => {
+        for (const [k, enc] of encodings.entries()) {
+          const frame = makeFrame(enc, g.width, g.height, 40 + k);
+          const fast = await run(o, g.resize, true, frame, g.roi);
+          const general = await run(o, g.resize, false, frame, g.roi);
+          assert.equal(fast.length, general.length);
+          assert.ok(Buffer.from(fast).equals(Buffer.from(general)), `${enc}: bytes differ`);
+        }
+      });
+    }
+  }
+
+  it('1:1 is the source bytes themselves (float32, scale 1/255), padding included', async () => {
+    const frame = makeFrame('rgb8', 40, 18, 77);
+    const s = await EngineSession.load({
+      threads: 1,
+      model: model('id_f32_nchw.onnx'),
+      preprocess: { mean: [0, 0, 0], std: [1, 1, 1] },
+    });
+    try {
+      const got = (await s.run(frame)).outputs[0]!.data as Float32Array;
+      // 40x18 in 40x24: three pad rows above, three below.
+      for (let c = 0; c < 3; c++) {
+        for (let y = 0; y < 24; y++) {
+          for (let x = 0; x < 40; x++) {
+            const v = got[c * 24 * 40 + y * 40 + x];
+            const sy = y - 3;
+            const want = sy < 0 || sy >= 18 ? 114 : frame.data[sy * frame.step + x * 3 + c];
+            assert.equal(v, want, `c${c} (${x}, ${y})`);
+          }
+        }
+      }
+    } finally {
+      s.dispose();
+    }
+  });
+
+  it('camera size: 1280x720 -> letterbox 640x640 (1:2), float32', async () => {
+    const frame = makeFrame('rgb8', 1280, 720, 13);
+    const o = {
+      model: 'id_dynamic.onnx',
+      preprocess: { width: 640, height: 640, roundPixels: true },
+    };
+    const fast = await run(o, 'letterbox', true, frame);
+    const general = await run(o, 'letterbox', false, frame);
+    assert.ok(Buffer.from(fast).equals(Buffer.from(general)), 'bytes differ');
+  });
+});
