@@ -1,5 +1,7 @@
 #include "exact_grid_rows.h"
 
+#include "deinterleave_rgb.h"
+
 namespace htp {
 
 GridStep ExactGridStep(const std::vector<int>& i0, const std::vector<int>& i1, const std::vector<float>& w1) {
@@ -37,7 +39,88 @@ void Channel(const uint8_t* __restrict row0, const uint8_t* __restrict row1, int
   }
 }
 
+template <int BX, int BY>
+void Levels(const uint8_t* __restrict row0, const uint8_t* __restrict row1, int bpp, int nx,
+            uint8_t* __restrict dst) {
+  constexpr int D = BX * BY;
+  for (int i = 0; i < nx; ++i) {
+    const uint8_t* p = row0 + static_cast<size_t>(i) * BX * bpp;
+    int sum = p[0];
+    if (BX == 2) sum += p[bpp];
+    if (BY == 2) {
+      const uint8_t* q = row1 + static_cast<size_t>(i) * BX * bpp;
+      sum += q[0];
+      if (BX == 2) sum += q[bpp];
+    }
+    dst[i] = static_cast<uint8_t>((2 * sum + D) / (2 * D));
+  }
+}
+
+// 1:1 from 4-byte pixels (rgba8, bgra8).
+void Deinterleave4(const uint8_t* __restrict row, const int* offset, int nx, uint8_t* __restrict r,
+                   uint8_t* __restrict g, uint8_t* __restrict b) {
+  const int oR = offset[0], oG = offset[1], oB = offset[2];
+  for (int i = 0; i < nx; ++i) {
+    const uint8_t* p = row + static_cast<size_t>(i) * 4;
+    r[i] = p[oR];
+    g[i] = p[oG];
+    b[i] = p[oB];
+  }
+}
+
 }  // namespace
+
+void ExactGridLevels(const uint8_t* frame, size_t step, const PackedLayout& layout, GridStep gx,
+                     GridStep gy, int x_first, int sy, int nx, uint8_t* dst) {
+  const int bpp = layout.bytes_per_pixel;
+  const uint8_t* row0 = frame + static_cast<size_t>(sy) * step + static_cast<size_t>(x_first) * bpp;
+  const uint8_t* row1 = gy == GridStep::kHalf ? row0 + step : row0;
+  if (bpp == 3) {
+    // Planes by byte offset: plane k holds byte k of each pixel, i.e. the channel at offset k.
+    uint8_t* by_offset[3];
+    for (int c = 0; c < 3; ++c) by_offset[layout.offset[c]] = dst + static_cast<size_t>(c) * nx;
+    if (gx == GridStep::kCopy && gy == GridStep::kCopy) {
+      DeinterleaveRgb(row0, nx, by_offset[0], by_offset[1], by_offset[2]);
+      return;
+    }
+    if (gx == GridStep::kHalf) {
+      // Both source rows split into planes first, then each 2x1 or 2x2 block summed per plane:
+      // contiguous bytes, which vectorize.
+      const int wide = 2 * nx;
+      thread_local std::vector<uint8_t> planes;
+      planes.resize(static_cast<size_t>(6) * wide);
+      uint8_t* top = planes.data();
+      uint8_t* bot = top + static_cast<size_t>(3) * wide;
+      DeinterleaveRgb(row0, wide, top, top + wide, top + 2 * wide);
+      if (gy == GridStep::kHalf) DeinterleaveRgb(row1, wide, bot, bot + wide, bot + 2 * wide);
+      for (int k = 0; k < 3; ++k) {
+        const uint8_t* __restrict t = top + static_cast<size_t>(k) * wide;
+        const uint8_t* __restrict u = bot + static_cast<size_t>(k) * wide;
+        uint8_t* __restrict o = by_offset[k];
+        if (gy == GridStep::kHalf) {
+          for (int i = 0; i < nx; ++i)
+            o[i] = static_cast<uint8_t>((t[2 * i] + t[2 * i + 1] + u[2 * i] + u[2 * i + 1] + 2) >> 2);
+        } else {
+          for (int i = 0; i < nx; ++i) o[i] = static_cast<uint8_t>((t[2 * i] + t[2 * i + 1] + 1) >> 1);
+        }
+      }
+      return;
+    }
+  }
+  if (gx == GridStep::kCopy && gy == GridStep::kCopy) {
+    Deinterleave4(row0, layout.offset, nx, dst, dst + nx, dst + 2 * static_cast<size_t>(nx));
+    return;
+  }
+  for (int c = 0; c < 3; ++c) {
+    const uint8_t* a = row0 + layout.offset[c];
+    const uint8_t* b = row1 + layout.offset[c];
+    uint8_t* out = dst + static_cast<size_t>(c) * nx;
+    if (gx == GridStep::kHalf && gy == GridStep::kHalf) Levels<2, 2>(a, b, bpp, nx, out);
+    else if (gx == GridStep::kHalf) Levels<2, 1>(a, b, bpp, nx, out);
+    else if (gy == GridStep::kHalf) Levels<1, 2>(a, b, bpp, nx, out);
+    else Levels<1, 1>(a, b, bpp, nx, out);
+  }
+}
 
 void ExactGridRow(const uint8_t* frame, size_t step, const PackedLayout& layout, GridStep gx,
                   GridStep gy, int x_first, int sy, int nx, bool round_pixels, float* dst) {

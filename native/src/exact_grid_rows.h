@@ -32,4 +32,9 @@ GridStep ExactGridStep(const std::vector<int>& i0, const std::vector<int>& i1, c
 void ExactGridRow(const uint8_t* frame, size_t step, const PackedLayout& layout, GridStep gx,
                   GridStep gy, int x_first, int sy, int nx, bool round_pixels, float* dst);
 
+// The same row with round_pixels, as the integer levels 0..255 it rounds to (planar r, g, b of nx
+// bytes each): what a quantized input's lookup table takes, with no float in between.
+void ExactGridLevels(const uint8_t* frame, size_t step, const PackedLayout& layout, GridStep gx,
+                     GridStep gy, int x_first, int sy, int nx, uint8_t* dst);
+
 }  // namespace htp

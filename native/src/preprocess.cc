@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -393,6 +394,27 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
       }
     }
   };
+  if (exact_grid && use_lut) {
+    // Quantized input on the source grid: integer levels straight into the lookup, no floats.
+    std::vector<uint8_t> levels(row_floats);
+    for (int j = 0; j < ny; ++j) {
+      const int y = y0 + j;
+      ExactGridLevels(f.data, static_cast<size_t>(f.step), kLayout, gx, gy, ax.i0[0], ay.i0[j], nx,
+                      levels.data());
+      for (int c = 0; c < 3; ++c) {
+        const uint8_t* v = levels.data() + static_cast<size_t>(s.bgr ? 2 - c : c) * nx;
+        const size_t stride = s.nchw ? 1 : 3;
+        T* o = s.nchw ? out + c * plane + static_cast<size_t>(y) * W + x0
+                      : out + (static_cast<size_t>(y) * W + x0) * 3 + c;
+        if (identity[c] && s.nchw) {
+          std::memcpy(o, v, static_cast<size_t>(nx));
+        } else {
+          for (int i = 0; i < nx; ++i) o[i * stride] = lut[c][v[i]];
+        }
+      }
+    }
+    return;
+  }
   std::vector<float> scratch(3 * row_floats);
   resample_rows(0, ny, scratch.data());
 }

@@ -54,8 +54,10 @@ export interface NodeRun {
   readonly rateE2eMs: readonly number[];
   /** The node's diagnostics right after the paced phase: `<stage>_ms_p50` values. */
   readonly nodeP50: Readonly<Record<NodeStage | NodeSpan, number>>;
-  /** The node process's user + system CPU over the 30 Hz phase, ms. */
+  /** The node process's user + system CPU in the 30 Hz phase after its warm-up, ms ... */
   readonly rateCpuMs: number;
+  /** ... and the detections received over the same span. */
+  readonly rateCpuFrames: number;
   /** 1-minute load average when the row started (the machine is shared). */
   readonly loadAvg: number;
 }
@@ -95,7 +97,7 @@ export interface E2eRow {
   readonly stages_ms_p50: Readonly<Record<NodeStage, number>>;
   /** The node's own span per frame, DDS callback -> publish returned (one sample per frame). */
   readonly node_stages_ms_p50: number;
-  /** The node process's user + system CPU in the 30 Hz phase per frame it published. */
+  /** The node process's user + system CPU per frame published, 30 Hz phase after its warm-up. */
   readonly node_cpu_ms_per_frame: number | null;
   /** What any rclnodejs node pays at this resolution (FloorRun), measured in the same run. */
   readonly floor_ms_p50: number | null;
@@ -174,7 +176,7 @@ export function e2eRow(
     >,
     dds_out_ms_p50: r2(e2e - stagesSum),
     node_stages_ms_p50: r2(run.nodeP50.callback_to_publish),
-    node_cpu_ms_per_frame: run.rateReceived > 0 ? r2(run.rateCpuMs / run.rateReceived) : null,
+    node_cpu_ms_per_frame: run.rateCpuFrames > 0 ? r2(run.rateCpuMs / run.rateCpuFrames) : null,
     floor_ms_p50: fl?.floor_ms_p50 ?? null,
     floor_in_ms_p50: fl?.floor_in_ms_p50 ?? null,
     floor_out_ms_p50: fl?.floor_out_ms_p50 ?? null,

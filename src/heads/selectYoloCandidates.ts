@@ -94,6 +94,37 @@ export function resolveYoloSelectOptions(o: YoloSelectOptions): ResolvedYoloSele
   };
 }
 
+/** Per-anchor best score and class, reused across calls (the head runs once per frame). */
+let bestScores = new Float32Array(0);
+let bestClasses = new Int32Array(0);
+
+/**
+ * Best class of every anchor of an Ultralytics tensor, scanning each class channel in memory order
+ * (contiguous for the usual channels-first [1, 4 + C, N] layout) instead of striding across the
+ * channels anchor by anchor: the same comparisons in the same class order, so the same winner
+ * (the first class on ties, none for NaN scores).
+ */
+function bestClassPerAnchor(src: Extract<YoloCandidateSource, { kind: 'channels' }>): void {
+  const n = src.numAnchors;
+  if (bestScores.length < n) {
+    bestScores = new Float32Array(n);
+    bestClasses = new Int32Array(n);
+  }
+  bestScores.fill(-Infinity, 0, n);
+  bestClasses.fill(-1, 0, n);
+  const { data, channelStride: cs, anchorStride: as } = src;
+  for (let c = 0; c < src.numClasses; c++) {
+    const off = (4 + c) * cs;
+    for (let a = 0; a < n; a++) {
+      const v = data[off + a * as]!;
+      if (v > bestScores[a]!) {
+        bestScores[a] = v;
+        bestClasses[a] = c;
+      }
+    }
+  }
+}
+
 /**
  * Score threshold, best class per anchor, class filter, degenerate-box removal, then NMS and the
  * detection cap. Boxes with a non-finite coordinate or a width or height <= 0 are dropped: they can
@@ -110,6 +141,7 @@ export function selectYoloCandidates(
   const candBox: number[] = [];
   const sx = src.boxScaleX;
   const sy = src.boxScaleY;
+  if (src.kind === 'channels') bestClassPerAnchor(src);
   for (let a = 0; a < n; a++) {
     let best = -Infinity;
     let bestClass = -1;
@@ -117,13 +149,8 @@ export function selectYoloCandidates(
     if (src.kind === 'channels') {
       const { data, channelStride: cs, anchorStride: as } = src;
       const base = a * as;
-      for (let c = 0; c < src.numClasses; c++) {
-        const v = data[base + (4 + c) * cs]!;
-        if (v > best) {
-          best = v;
-          bestClass = c;
-        }
-      }
+      best = bestScores[a]!;
+      bestClass = bestClasses[a]!;
       if (!(best > o.scoreThreshold)) continue;
       const cx = data[base]! * sx;
       const cy = data[base + cs]! * sy;

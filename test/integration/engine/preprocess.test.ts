@@ -5,11 +5,15 @@
  * within 1 step (rounding of values that land on .5 can differ).
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { Frame, FrameEncoding } from '../../../src/engine/engineSession';
 import { EngineSession } from '../../../src/engine/engineSession';
 import type { EngineOptionsInput } from '../../../src/engine/engineOptions';
 import type { RefSpec } from './engineFixtures';
 import { model, pattern, reference } from './engineFixtures';
+import { modelProto, nodeProto, ONNX_UINT8, valueInfoProto } from '../../../src/model/onnxWriter';
 
 const BPP: Record<FrameEncoding, number> = {
   rgb8: 3,
@@ -258,7 +262,29 @@ describe('engine preprocessing: roundPixels', function () {
 describe('engine preprocessing on the source grid: bit-identical to the general path', function () {
   this.timeout(120000);
   type Out = { model: string; preprocess: EngineOptionsInput['preprocess'] };
+  // uint8 NCHW with the identity quantization (scale 1/255, zero 0), as YOLO QDQ inputs are fed:
+  // the levels are copied into the planes as they are. Written here, removed after.
+  let dir = '';
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'exact-grid-'));
+    fs.writeFileSync(
+      path.join(dir, 'id_u8_nchw.onnx'),
+      modelProto({
+        name: 'id_u8_nchw',
+        producer: 'htp_perception tests',
+        initializers: [],
+        nodes: [nodeProto('Identity', 'id', ['images'], ['out'])],
+        inputs: [valueInfoProto('images', ONNX_UINT8, [1, 3, 24, 40])],
+        outputs: [valueInfoProto('out', ONNX_UINT8, [1, 3, 24, 40])],
+      }),
+    );
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const outputs: Record<string, Out> = {
+    'uint8 NCHW rounded, identity quantization': {
+      model: 'id_u8_nchw.onnx',
+      preprocess: { roundPixels: true, inputQuantization: { scale: 1 / 255, zeroPoint: 0 } },
+    },
     'float32 NCHW': { model: 'id_f32_nchw.onnx', preprocess: {} },
     'float32 NCHW rounded, mean/std': {
       model: 'id_f32_nchw.onnx',
@@ -305,9 +331,10 @@ describe('engine preprocessing on the source grid: bit-identical to the general 
     frame: Frame,
     roi?: { x: number; y: number; width: number; height: number },
   ): Promise<Uint8Array> {
+    const file = o.model === 'id_u8_nchw.onnx' ? path.join(dir, o.model) : model(o.model);
     const s = await EngineSession.load({
       threads: 1,
-      model: model(o.model),
+      model: file,
       preprocess: { ...o.preprocess, resize, exactGrid },
     });
     try {

@@ -31,6 +31,7 @@ function run(over: Partial<NodeRun> = {}): NodeRun {
     rateE2eMs: [60, 70],
     nodeP50: stages(25),
     rateCpuMs: 600,
+    rateCpuFrames: 150,
     loadAvg: 1.5,
     ...over,
   };
@@ -83,7 +84,7 @@ describe('e2eRow', function () {
     // 600 ms of CPU for 150 frames published.
     assert.equal(r.node_cpu_ms_per_frame, 4);
     assert.equal(
-      e2eRow(run({ rateReceived: 0 }), undefined, undefined).node_cpu_ms_per_frame,
+      e2eRow(run({ rateCpuFrames: 0 }), undefined, undefined).node_cpu_ms_per_frame,
       null,
     );
   });
