@@ -19,6 +19,23 @@ export function startBenchNode(
   return new LineProcess('perception node', 'node', args, 'ignore');
 }
 
+/** A perception_container from a ROS parameters file, its camera remapped to `topic`. */
+export function startBenchContainer(paramsFile: string, topic: string): LineProcess {
+  return new LineProcess(
+    'perception container',
+    'node',
+    [
+      packagePath('dist', 'src', 'nodes', 'perceptionContainer.js'),
+      '--ros-args',
+      '--params-file',
+      paramsFile,
+      '-r',
+      `image:=${topic}`,
+    ],
+    'ignore',
+  );
+}
+
 /** bench:e2e's floor: the bare rclnodejs probe (src/bench/floorProbe.ts) on `topic`. */
 export function startFloorProbe(name: string, topic: string): LineProcess {
   return new LineProcess(

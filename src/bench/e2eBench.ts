@@ -49,8 +49,13 @@ import {
   NodeStage,
   UltralyticsRun,
 } from './e2eRows';
-import { startBenchNode, startFloorProbe, startFramePublisher } from './benchProcesses';
-import { writeHtpStandin } from './htpStandinModel';
+import {
+  startBenchContainer,
+  startBenchNode,
+  startFloorProbe,
+  startFramePublisher,
+} from './benchProcesses';
+import { writeHtpStandin, writeHtpStandinContainer } from './htpStandinModel';
 import { LineProcess } from './lineProcess';
 import { readProcessUsage } from './processUsage';
 import { ensureUltralytics, runUltralytics } from './ultralyticsSide';
@@ -62,7 +67,14 @@ const RESOLUTIONS: readonly [number, number][] = [
   [640, 480],
   [1280, 720],
 ];
-const PRECISIONS: readonly E2ePrecision[] = ['fp32', 'int8', 'htp-standin'];
+const PRECISIONS: readonly E2ePrecision[] = [
+  'fp32',
+  'int8',
+  'htp-standin',
+  'htp-standin-container',
+];
+/** The container row runs at this resolution only. */
+const CONTAINER_RESOLUTION = '640x480';
 const NODE_SPANS: readonly NodeSpan[] = ['stamp_to_publish', 'callback_to_publish'];
 const RATE_HZ = 30;
 /** A paced frame whose detections have not come by then is counted lost (best-effort input). */
@@ -323,12 +335,19 @@ async function measureNode(
   frames: readonly string[],
   rx: Receiver,
   o: Options,
-  standinManifest: string,
+  standin: { readonly manifest: string; readonly container: string },
 ): Promise<NodeRun> {
   const loadAvg = os.loadavg()[0]!;
-  const node = startBenchNode(NODE, TOPIC, rowParameters(precision, standinManifest));
+  const container = precision === 'htp-standin-container';
+  const node = container
+    ? startBenchContainer(standin.container, TOPIC)
+    : startBenchNode(NODE, TOPIC, rowParameters(precision, standin.manifest));
   try {
-    await node.printed(/nodes by provider/, 120_000);
+    // The container configures its pipelines in order: the last one's report means all are up.
+    await node.printed(
+      container ? /e2e_bench_seg\]: model .*nodes by provider/ : /nodes by provider/,
+      120_000,
+    );
     const cam = startFramePublisher(TOPIC, w, h, frames);
     try {
       await cam.nextLine(/^ready$/, 60_000);
@@ -429,9 +448,25 @@ async function main(): Promise<void> {
     const node = new rcl.Node('e2e_bench_receiver');
     const rx = new Receiver(node);
     node.spin();
-    const standin = writeHtpStandin(path.join(MODEL_DIR, 'yolov8s-fall.manifest.json'), tmp);
+    const standin = {
+      manifest: writeHtpStandin(path.join(MODEL_DIR, 'yolov8s-fall.manifest.json'), tmp),
+      container: writeHtpStandinContainer(
+        {
+          detector: path.join(MODEL_DIR, 'yolov8s-fall.manifest.json'),
+          pose: packagePath('models', 'hrnet', 'hrnet-w32-256x192.manifest.json'),
+          segmentation: packagePath(
+            'models',
+            'deeplabv3',
+            'deeplabv3-mobilenetv3-large-520.manifest.json',
+          ),
+        },
+        tmp,
+        'e2e_bench',
+      ),
+    };
     const wanted = (res: string, precision: E2ePrecision): boolean =>
-      !o.rows || o.rows.includes(`${res}:${precision}`);
+      (precision !== 'htp-standin-container' || res === CONTAINER_RESOLUTION) &&
+      (!o.rows || o.rows.includes(`${res}:${precision}`));
     const floors = new Map<string, FloorRun>();
     for (const [w, h] of RESOLUTIONS) {
       const res = `${w}x${h}`;
@@ -476,7 +511,7 @@ async function main(): Promise<void> {
     }
     const rows = runs.map((r) => {
       const res = `${r.width}x${r.height}`;
-      const real = r.precision !== 'htp-standin';
+      const real = !r.precision.startsWith('htp-standin');
       return e2eRow(
         r,
         real ? ultra.get(`${res} pt`) : undefined,

@@ -15,9 +15,11 @@ export const NODE_STAGES: readonly NodeStage[] = STAGES.filter(
 /**
  * fp32 / int8: the real detector on the CPU provider. htp-standin: a graph with the detector's
  * input and output that computes nothing (src/bench/htpStandinModel.ts), so inference costs ~0 as
- * on the HTP and the row shows what the node itself costs.
+ * on the HTP and the row shows what the node itself costs. htp-standin-container: three stand-in
+ * pipelines in one perception_container on one camera (detector, top-down pose on its five people,
+ * segmentation); its CPU is the whole process's per camera frame.
  */
-export type E2ePrecision = 'fp32' | 'int8' | 'htp-standin';
+export type E2ePrecision = 'fp32' | 'int8' | 'htp-standin' | 'htp-standin-container';
 
 /**
  * The floor at one resolution: a bare rclnodejs node (src/bench/floorProbe.ts) that takes the
@@ -166,7 +168,7 @@ export function e2eRow(
     engine_ms_p50: r2(engine),
     overhead_ms_p50: r2(overhead),
     // The stand-in's inference is ~0: a ratio to it says nothing.
-    overhead_ratio: run.precision === 'htp-standin' ? 0 : r2(overhead / engine),
+    overhead_ratio: run.precision.startsWith('htp-standin') ? 0 : r2(overhead / engine),
     fps_30hz: r2(run.rateReceived / run.rateSeconds),
     sent_hz_30hz: r2(run.rateSent / run.rateSeconds),
     e2e_30hz_ms_p50: r2(percentile(run.rateE2eMs, 50)),

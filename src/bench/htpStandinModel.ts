@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   type Bytes,
+  intAttribute,
   modelProto,
   nodeProto,
   ONNX_FLOAT,
@@ -73,65 +74,193 @@ export function standinPredictions(people: readonly StandinPerson[]): Float32Arr
   return out;
 }
 
-export function htpStandinModelBytes(
-  people: readonly StandinPerson[] = STANDIN_PEOPLE,
-): Uint8Array {
+/** A stand-in graph: input `input` [1,3,H,W] behind a foldable QuantizeLinear, output = `fixed`. */
+interface StandinGraph {
+  readonly name: string;
+  readonly input: string;
+  readonly inputDims: readonly [1, 3, number, number];
+  /** Scale and zero point of the input QuantizeLinear (the real INT8 model's, roughly). */
+  readonly inputScale: number;
+  readonly inputZero: number;
+  readonly output: string;
+  readonly outputDims: readonly number[];
+  /** Float values of the output, or uint8 levels (cast at the end) for an argmax mask. */
+  readonly fixed: Float32Array;
+  readonly outputUint8?: boolean;
+}
+
+const ONNX_CAST_TO_UINT8 = 2;
+
+function standinGraphBytes(g: StandinGraph): Uint8Array {
+  const rank = g.outputDims.length;
+  const sum = g.outputUint8 ? 'sum' : g.output;
   return modelProto({
-    name: 'htp_standin_detector',
+    name: g.name,
     producer: 'htp_perception bench:e2e',
     initializers: [
-      tensorProto('in_s', ONNX_FLOAT, [], f32([1 / 255])),
-      tensorProto('in_z', ONNX_UINT8, [], [0]),
+      tensorProto('in_s', ONNX_FLOAT, [], f32([g.inputScale])),
+      tensorProto('in_z', ONNX_UINT8, [], [g.inputZero]),
       tensorProto('starts', ONNX_INT64, [4], i64([0, 0, 0, 0])),
       tensorProto('ends', ONNX_INT64, [4], i64([1, 1, 1, 1])),
       tensorProto('zero', ONNX_FLOAT, [], f32([0])),
-      tensorProto('rank3', ONNX_INT64, [3], i64([1, 1, 1])),
-      tensorProto(
-        'fixed',
-        ONNX_FLOAT,
-        [1, CHANNELS, CANDIDATES],
-        [...Buffer.from(standinPredictions(people).buffer)],
-      ),
+      tensorProto('ones', ONNX_INT64, [rank], i64(new Array<number>(rank).fill(1))),
+      tensorProto('fixed', ONNX_FLOAT, [...g.outputDims], [...Buffer.from(g.fixed.buffer)]),
     ],
     nodes: [
-      nodeProto('QuantizeLinear', 'q_in', ['images', 'in_s', 'in_z'], ['xq']),
+      nodeProto('QuantizeLinear', 'q_in', [g.input, 'in_s', 'in_z'], ['xq']),
       nodeProto('Slice', 'one_value', ['xq', 'starts', 'ends'], ['pq']),
       nodeProto('DequantizeLinear', 'dq_one', ['pq', 'in_s', 'in_z'], ['p']),
       nodeProto('Mul', 'times_zero', ['p', 'zero'], ['z4']),
-      // [1,1,1,1] -> [1,1,1], so the sum broadcasts to the output's own rank.
-      nodeProto('Reshape', 'to_rank3', ['z4', 'rank3'], ['z']),
-      nodeProto('Add', 'plus_people', ['fixed', 'z'], ['output0']),
+      // [1,1,1,1] -> all ones in the output's rank, so the sum keeps the output's shape.
+      nodeProto('Reshape', 'to_output_rank', ['z4', 'ones'], ['z']),
+      nodeProto('Add', 'plus_fixed', ['fixed', 'z'], [sum]),
+      ...(g.outputUint8
+        ? [
+            nodeProto(
+              'Cast',
+              'to_uint8',
+              ['sum'],
+              [g.output],
+              [intAttribute('to', ONNX_CAST_TO_UINT8)],
+            ),
+          ]
+        : []),
     ],
-    inputs: [valueInfoProto('images', ONNX_FLOAT, [1, 3, SIDE, SIDE])],
-    outputs: [valueInfoProto('output0', ONNX_FLOAT, [1, CHANNELS, CANDIDATES])],
+    inputs: [valueInfoProto(g.input, ONNX_FLOAT, [...g.inputDims])],
+    outputs: [valueInfoProto(g.output, g.outputUint8 ? ONNX_UINT8 : ONNX_FLOAT, [...g.outputDims])],
+  });
+}
+
+export function htpStandinModelBytes(
+  people: readonly StandinPerson[] = STANDIN_PEOPLE,
+): Uint8Array {
+  return standinGraphBytes({
+    name: 'htp_standin_detector',
+    input: 'images',
+    inputDims: [1, 3, SIDE, SIDE],
+    inputScale: 1 / 255,
+    inputZero: 0,
+    output: 'output0',
+    outputDims: [1, CHANNELS, CANDIDATES],
+    fixed: standinPredictions(people),
   });
 }
 
 /**
- * Writes the stand-in beside a manifest derived from the real detector's (same input, output,
- * classes; its QDQ file is the stand-in for both precisions) into `dir`; returns the manifest path.
+ * HRNet's stand-in: one person's heatmaps [1,17,64,48] with one peak per keypoint, laid out as a
+ * standing figure, so the head's argmax and sub-pixel refinement do their real work.
  */
-export function writeHtpStandin(detectorManifest: string, dir: string): string {
-  const manifest = JSON.parse(fs.readFileSync(detectorManifest, 'utf8')) as Record<string, unknown>;
+export function htpStandinPoseBytes(): Uint8Array {
+  const [K, H, W] = [17, 64, 48];
+  const maps = new Float32Array(K * H * W);
+  for (let k = 0; k < K; k++) {
+    const x = 24 + (k % 2 === 0 ? -1 : 1) * Math.min(10, k);
+    const y = 6 + Math.round((k * 52) / K);
+    maps[k * H * W + y * W + x] = 0.9;
+    maps[k * H * W + y * W + x + 1] = 0.5;
+  }
+  return standinGraphBytes({
+    name: 'htp_standin_pose',
+    input: 'image',
+    inputDims: [1, 3, 256, 192],
+    inputScale: 0.0186,
+    inputZero: 114,
+    output: 'heatmaps',
+    outputDims: [1, K, H, W],
+    fixed: maps,
+  });
+}
+
+/** DeepLabV3's stand-in with the argmax inside (AI Hub's layout): a person (VOC 15) in the middle. */
+export function htpStandinSegmentationBytes(): Uint8Array {
+  const side = 520;
+  const mask = new Float32Array(side * side);
+  for (let y = 120; y < 480; y++) mask.fill(15, y * side + 200, y * side + 320);
+  return standinGraphBytes({
+    name: 'htp_standin_segmentation',
+    input: 'image',
+    inputDims: [1, 3, side, side],
+    inputScale: 0.0186,
+    inputZero: 114,
+    output: 'mask',
+    outputDims: [1, side, side],
+    fixed: mask,
+    outputUint8: true,
+  });
+}
+
+/** A stand-in's manifest: the real model's, pointing at the stand-in file for both precisions. */
+function writeStandinManifest(
+  realManifest: string,
+  dir: string,
+  name: string,
+  bytes: Uint8Array,
+  outputs?: unknown,
+): string {
+  const manifest = JSON.parse(fs.readFileSync(realManifest, 'utf8')) as Record<string, unknown>;
   fs.mkdirSync(dir, { recursive: true });
-  const file = 'htp-standin.int8.qdq.onnx';
-  fs.writeFileSync(path.join(dir, file), htpStandinModelBytes());
+  const file = `${name}.int8.qdq.onnx`;
+  fs.writeFileSync(path.join(dir, file), bytes);
   const out = {
     ...manifest,
-    name: 'htp-standin',
+    name,
     weights: 'untrained',
     files: { fp32: file, int8: file },
+    ...(outputs ? { outputs } : {}),
     provenance: {
       registry: 'none',
       package: 'htp_perception',
       version: 'bench',
       license: 'Apache-2.0',
-      description:
-        'Built by bench:e2e (src/bench/htpStandinModel.ts): the detector input/output, a fixed output of five people, ~0 compute.',
+      description: `Built by bench:e2e (src/bench/htpStandinModel.ts) after ${path.basename(realManifest)}: its input and output, a fixed output, ~0 compute.`,
     },
     notes: 'Benchmark stand-in for the HTP path; never a real model.',
   };
-  const manifestPath = path.join(dir, 'htp-standin.manifest.json');
+  const manifestPath = path.join(dir, `${name}.manifest.json`);
   fs.writeFileSync(manifestPath, `${JSON.stringify(out, null, 2)}\n`);
   return manifestPath;
+}
+
+/** Writes the detector's stand-in into `dir`; returns its manifest path. */
+export function writeHtpStandin(detectorManifest: string, dir: string): string {
+  return writeStandinManifest(detectorManifest, dir, 'htp-standin', htpStandinModelBytes());
+}
+
+/**
+ * The three-pipeline container of bench:e2e, all stand-ins: the detector (tracking on), top-down
+ * pose on its five people, segmentation with the argmax inside (AI Hub's layout). Returns the
+ * ROS parameters file for perception_container; pipelines are named `<prefix>_det`, `_pose`, `_seg`.
+ */
+export function writeHtpStandinContainer(
+  real: { readonly detector: string; readonly pose: string; readonly segmentation: string },
+  dir: string,
+  prefix: string,
+): string {
+  const det = writeStandinManifest(real.detector, dir, 'htp-standin', htpStandinModelBytes());
+  const pose = writeStandinManifest(real.pose, dir, 'htp-standin-pose', htpStandinPoseBytes(), {
+    format: 'heatmaps',
+    heatmaps: { name: 'heatmaps', dims: [1, 17, 64, 48], dtype: 'float32', layout: 'NCHW' },
+  });
+  const seg = writeStandinManifest(
+    real.segmentation,
+    dir,
+    'htp-standin-seg',
+    htpStandinSegmentationBytes(),
+    { format: 'semantic-argmax', mask: { name: 'mask', dims: [1, 520, 520], dtype: 'uint8' } },
+  );
+  const common = 'precision: int8, threads: 1';
+  const yaml = [
+    'perception_container:',
+    `  ros__parameters: {pipelines: [${prefix}_det, ${prefix}_pose, ${prefix}_seg]}`,
+    `${prefix}_det:`,
+    `  ros__parameters: {model: "${det}", ${common}, tracking: true}`,
+    `${prefix}_pose:`,
+    `  ros__parameters: {model: "${pose}", ${common}, person_source: ${prefix}_det, person_classes: [Normal, Fall]}`,
+    `${prefix}_seg:`,
+    `  ros__parameters: {model: "${seg}", ${common}}`,
+    '',
+  ].join('\n');
+  const file = path.join(dir, 'htp-standin-container.yaml');
+  fs.writeFileSync(file, yaml);
+  return file;
 }

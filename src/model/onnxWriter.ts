@@ -81,6 +81,11 @@ export function nodeProto(
   ];
 }
 
+/** An INT attribute (AttributeProto type 2). */
+export function intAttribute(name: string, value: number): Bytes {
+  return [...textField(1, name), ...numField(3, value), ...numField(20, 2)];
+}
+
 /** An INTS attribute (AttributeProto type 7). */
 export function intsAttribute(name: string, values: readonly number[]): Bytes {
   return [...textField(1, name), ...values.flatMap((v) => numField(8, v)), ...numField(20, 7)];
