@@ -1,5 +1,6 @@
 /**
  * npm run bench:e2e [-- --frames 300 --seconds 10 --warmup 10 --ultralytics-frames 100
+ *                      --cpu-warmup-s 3
  *                      --rows 640x480:fp32,1280x720:int8,640x480:htp-standin
  *                      --json out.json --skip-ultralytics]
  *
@@ -86,6 +87,8 @@ interface Options {
   readonly seconds: number;
   readonly warmup: number;
   readonly ultralyticsFrames: number;
+  /** Seconds of the 30 Hz phase before the node's CPU is read (0: the whole phase). */
+  readonly cpuWarmupS: number;
   readonly skipUltralytics: boolean;
   /** Only these rows ("640x480:fp32", ...); all of them when absent. */
   readonly rows: readonly string[] | undefined;
@@ -98,6 +101,7 @@ function parseOptions(argv: readonly string[]): Options {
   const frames = flags.int('--frames', 300, 1);
   const warmup = flags.int('--warmup', 10, 0);
   const ultralyticsFrames = flags.int('--ultralytics-frames', 100, 1);
+  const cpuWarmupS = flags.int('--cpu-warmup-s', 3, 0);
   const rows = flags.value('--rows')?.split(',');
   const skipUltralytics = flags.has('--skip-ultralytics');
   flags.finish();
@@ -106,6 +110,7 @@ function parseOptions(argv: readonly string[]): Options {
     seconds: a.seconds ?? 10,
     warmup,
     ultralyticsFrames,
+    cpuWarmupS,
     skipUltralytics,
     rows,
     jsonPath: a.jsonPath,
@@ -128,7 +133,7 @@ class Receiver {
   private diagnosticsSeen = 0;
   private wake: (() => void) | undefined;
 
-  constructor(node: Rclnodejs.Node) {
+  constructor(private readonly node: Rclnodejs.Node) {
     // Raw, reading the header only: rclnodejs' conversion of a Detection2DArray into JS objects
     // costs this process about a millisecond per message, which belongs to no robot's pipeline
     // (a C++ or rclpy consumer deserializes in microseconds) yet would count as overhead.
@@ -164,6 +169,19 @@ class Receiver {
         this.wake?.();
       }
     });
+  }
+
+  /**
+   * Waits until a publisher of `topic` is known here: results a new node publishes before its
+   * reliable writer has met this reader are never delivered (volatile), and a paced frame whose
+   * result is lost that way would count in the node's stage window but not in e2e.
+   */
+  async publisherOf(topic: string, timeoutMs: number): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while (this.node.countPublishers(topic) === 0) {
+      if (Date.now() > until) throw new Error(`no publisher of ${topic} after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
   }
 
   /** Waits for `check` to hold, re-checking whenever a message arrives; false on timeout. */
@@ -227,15 +245,16 @@ async function paced(
 }
 
 /**
- * The camera at 30 Hz for `seconds`. The node's CPU is read from /proc after the first third of
- * the phase (at most 3 s: V8 still compiles the per-frame code in the first seconds of a stream)
- * and at its end, against the detections received in between: what a running node costs per frame.
+ * The camera at 30 Hz for `seconds`. The node's CPU is read from /proc after `warmupS` (at most a
+ * third of the phase; V8 still compiles the per-frame code in the first seconds of a stream) and
+ * at its end, against the detections received in between: what a running node costs per frame.
  */
 async function at30Hz(
   cam: LineProcess,
   rx: Receiver,
   seconds: number,
   nodePid: number,
+  warmupS: number,
 ): Promise<{
   sent: number;
   received: number;
@@ -250,7 +269,7 @@ async function at30Hz(
   let warm = { cpuS: readProcessUsage(nodePid).cpuS, received: rx.received };
   const warmTimer = setTimeout(
     () => (warm = { cpuS: readProcessUsage(nodePid).cpuS, received: rx.received }),
-    Math.min(3000, (seconds * 1000) / 3),
+    Math.min(warmupS * 1000, (seconds * 1000) / 3),
   );
   const [, sent, elapsed] = await cam.nextLine(/^done (\d+) ([\d.]+)$/, seconds * 1000 + 30_000);
   clearTimeout(warmTimer);
@@ -287,6 +306,7 @@ async function measureFloor(
     const cam = startFramePublisher(TOPIC, w, h, frames);
     try {
       await cam.nextLine(/^ready$/, 60_000);
+      await rx.publisherOf(`/${PROBE}/detections`, 30_000);
       const floor: { inMs: number[]; outMs: number[]; totalMs: number[] } = {
         inMs: [],
         outMs: [],
@@ -351,12 +371,13 @@ async function measureNode(
     const cam = startFramePublisher(TOPIC, w, h, frames);
     try {
       await cam.nextLine(/^ready$/, 60_000);
+      await rx.publisherOf(`/${NODE}/detections`, 30_000);
       // Paced first: the node's stage window then holds only paced frames (the warm-up ones
       // too, until --frames fills it), and the 30 Hz phase's queueing cannot leak into it.
       await paced(cam, rx, o.warmup);
       const p = await paced(cam, rx, o.frames);
       const nodeP50 = await rx.nodeP50();
-      const rate = await at30Hz(cam, rx, o.seconds, node.pid);
+      const rate = await at30Hz(cam, rx, o.seconds, node.pid, o.cpuWarmupS);
       process.stderr.write(
         `${w}x${h} ${precision}: paced ${p.e2e.length} (lost ${p.lost}), e2e p50 ${percentile(p.e2e, 50).toFixed(2)} ms, inference p50 ${nodeP50.inference} ms; 30 Hz: ${rate.received}/${rate.sent}\n`,
       );

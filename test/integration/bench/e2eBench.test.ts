@@ -78,7 +78,10 @@ describe('npm run bench:e2e (smoke: a few frames, Ultralytics skipped)', functio
       };
       const standin = String(r.precision).startsWith('htp-standin');
       assert.ok(n('engine_ms_p50') > 0, at);
-      assert.ok(n('e2e_ms_p50') >= n('engine_ms_p50'), `${at}: e2e below inference`);
+      // Same frames on both sides unless one was lost on the way (best-effort camera input).
+      if (n('paced_lost') === 0) {
+        assert.ok(n('e2e_ms_p50') >= n('engine_ms_p50'), `${at}: e2e below inference`);
+      }
       assert.ok(n('e2e_ms_p95') >= n('e2e_ms_p50'), at);
       assert.ok(Math.abs(n('overhead_ms_p50') - (n('e2e_ms_p50') - n('engine_ms_p50'))) <= 0.011);
       if (!standin) {
