@@ -18,42 +18,45 @@ GridStep ExactGridStep(const std::vector<int>& i0, const std::vector<int>& i1, c
 
 namespace {
 
-// One channel: the sum of the nx_block x ny_block source bytes under each input pixel, as the
-// exact value S / D (D = block size, a power of two, so the division is exact in float) or, with
-// round_pixels, rounded half up: floor(S / D + 1/2) = (2 S + D) / (2 D) in integers.
+// The sum S of the BX x BY source bytes under input pixel i (one channel, pixels bpp bytes apart).
+template <int BX, int BY>
+inline int BlockSum(const uint8_t* __restrict row0, const uint8_t* __restrict row1, int bpp, int i) {
+  const uint8_t* p = row0 + static_cast<size_t>(i) * BX * bpp;
+  int sum = p[0];
+  if (BX == 2) sum += p[bpp];
+  if (BY == 2) {
+    const uint8_t* q = row1 + static_cast<size_t>(i) * BX * bpp;
+    sum += q[0];
+    if (BX == 2) sum += q[bpp];
+  }
+  return sum;
+}
+
+// Rounded half up: floor(S / D + 1/2) = (2 S + D) / (2 D) in integers (D = BX BY, S >= 0).
+template <int BX, int BY>
+inline int RoundedMean(int sum) {
+  constexpr int D = BX * BY;
+  return (2 * sum + D) / (2 * D);
+}
+
+// One channel as floats: the exact mean S / D (D a power of two, so exact in float) or, with
+// round_pixels, the rounded one.
 template <int BX, int BY>
 void Channel(const uint8_t* __restrict row0, const uint8_t* __restrict row1, int bpp, int nx,
              bool round_pixels, float* __restrict dst) {
-  constexpr int D = BX * BY;
+  constexpr float kInvD = 1.f / static_cast<float>(BX * BY);
   for (int i = 0; i < nx; ++i) {
-    const uint8_t* p = row0 + static_cast<size_t>(i) * BX * bpp;
-    int sum = p[0];
-    if (BX == 2) sum += p[bpp];
-    if (BY == 2) {
-      const uint8_t* q = row1 + static_cast<size_t>(i) * BX * bpp;
-      sum += q[0];
-      if (BX == 2) sum += q[bpp];
-    }
-    dst[i] = round_pixels ? static_cast<float>((2 * sum + D) / (2 * D))
-                          : static_cast<float>(sum) * (1.f / static_cast<float>(D));
+    const int sum = BlockSum<BX, BY>(row0, row1, bpp, i);
+    dst[i] = round_pixels ? static_cast<float>(RoundedMean<BX, BY>(sum)) : static_cast<float>(sum) * kInvD;
   }
 }
 
+// One channel as integer levels (round_pixels).
 template <int BX, int BY>
 void Levels(const uint8_t* __restrict row0, const uint8_t* __restrict row1, int bpp, int nx,
             uint8_t* __restrict dst) {
-  constexpr int D = BX * BY;
-  for (int i = 0; i < nx; ++i) {
-    const uint8_t* p = row0 + static_cast<size_t>(i) * BX * bpp;
-    int sum = p[0];
-    if (BX == 2) sum += p[bpp];
-    if (BY == 2) {
-      const uint8_t* q = row1 + static_cast<size_t>(i) * BX * bpp;
-      sum += q[0];
-      if (BX == 2) sum += q[bpp];
-    }
-    dst[i] = static_cast<uint8_t>((2 * sum + D) / (2 * D));
-  }
+  for (int i = 0; i < nx; ++i)
+    dst[i] = static_cast<uint8_t>(RoundedMean<BX, BY>(BlockSum<BX, BY>(row0, row1, bpp, i)));
 }
 
 // 1:1 from 4-byte pixels (rgba8, bgra8).
