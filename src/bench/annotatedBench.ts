@@ -18,6 +18,17 @@ import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
 import { parseBenchArgs } from './benchArgs';
+import { printedHelp } from '../util/commandHelp';
+
+/** Printed by --help: this file's header. */
+const USAGE = `npm run bench:annotated [-- --seconds 20 --rate 5 --json out.json]
+
+What the teleop stream costs the detections. A perception node (yolov8s-fall on the CPU) and an
+image source run as their own processes; this process receives ~/detections and measures the
+latency from each image's stamp to the arrival of its detections, first with nobody watching the
+annotated stream, then while it also subscribes to ~/annotated/compressed (badge, JPEG, default
+bounds). Same node, same camera; the two phases alternate twice (no, yes, no, yes) so a change
+of load on the machine falls on both, and each row pools its two windows.`;
 
 const NODE = 'annotated_bench_det';
 
@@ -121,6 +132,7 @@ function summary(watchCompressed: boolean, s: Samples, cameraHz: number): Phase 
 }
 
 async function main(): Promise<void> {
+  if (printedHelp(process.argv.slice(2), USAGE)) return;
   const args = parseBenchArgs(process.argv.slice(2));
   const seconds = args.seconds ?? 20;
   const rateAt = args.rest.indexOf('--rate');

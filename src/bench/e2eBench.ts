@@ -60,6 +60,36 @@ import { writeHtpStandin, writeHtpStandinContainer } from './htpStandinModel';
 import { LineProcess } from './lineProcess';
 import { readProcessUsage } from './processUsage';
 import { ensureUltralytics, runUltralytics } from './ultralyticsSide';
+import { printedHelp } from '../util/commandHelp';
+
+/** Printed by --help: this file's header. */
+const USAGE = `npm run bench:e2e [-- --frames 300 --seconds 10 --warmup 10 --ultralytics-frames 100
+                     --cpu-warmup-s 3
+                     --rows 640x480:fp32,1280x720:int8,640x480:htp-standin
+                     --json out.json --skip-ultralytics]
+
+What a robot gets from the detector end to end, next to what the model alone costs. Three real
+ROS 2 processes over DDS: an rclpy camera stand-in (tools/ros/frame_publisher.py) publishes real
+photos as rgb8 at 640x480 and 1280x720, the perception node (yolov8s-fall, CPU provider, FP32
+then INT8) detects, and this process receives the detections. Per resolution and precision:
+ - paced (--warmup, then --frames): one frame at a time, the next only once the detections of
+   the previous one arrived, so nothing queues: e2e latency = image stamp -> detections
+   received; the node's diagnostics right after give its per-stage p50s over the same frames
+   (its window holds the last 300 frames: with the default --frames 300 exactly these, with
+   fewer the warm-up frames as well);
+ - 30 Hz (--seconds): detections received per second.
+Then Ultralytics predict() (benchmark-only venv, made on first use) with the package's .pt and
+with the same ONNX file, on the same photos, one image per call, with its own per-stage times.
+
+What only our node costs, in the same run:
+ - the floor, per resolution: a bare rclnodejs node (floorProbe.ts) in the node's place, paced
+   the same way, that receives the image raw and publishes a detections-sized message at once;
+   every row reports floor_ms_p50 and overhead_above_floor_ms_p50 (overhead minus floor);
+ - htp-standin rows: the node with a model of the detector's input and output that computes
+   nothing and returns five people (htpStandinModel.ts), tracking on, so every stage but
+   inference does its real work, as on the HTP; node_stages_ms_p50 (DDS callback -> publish
+   returned) and node_cpu_ms_per_frame (the node process's user + system CPU over the 30 Hz
+   phase per frame published) are on every row, and are the figures that matter on these.`;
 
 const NODE = 'e2e_bench_det';
 const PROBE = 'e2e_floor_probe';
@@ -452,6 +482,7 @@ function printTables(rows: readonly E2eRow[]): void {
 }
 
 async function main(): Promise<void> {
+  if (printedHelp(process.argv.slice(2), USAGE)) return;
   const o = parseOptions(process.argv.slice(2));
   // A domain of its own, so the benchmark never meets other ROS 2 graphs on this machine.
   process.env.ROS_DOMAIN_ID = process.env.HTP_BENCH_DOMAIN_ID ?? String(100 + (process.pid % 100));

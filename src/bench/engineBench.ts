@@ -18,6 +18,15 @@ import { PACKAGE_ROOT } from '../packageRoot';
 import { flagValue, parseBenchArgs } from './benchArgs';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
+import { printedHelp } from '../util/commandHelp';
+
+/** Printed by --help: this file's header. */
+const USAGE = `npm run bench:engine [-- --model m.onnx --threads 2 --iterations 60 --json out.json]
+
+In one process and one run: the same model, frame and thread count through our addon and through
+onnxruntime-node's JS API (the reference), interleaved; and our fused preprocessing against a
+sharp resize (letterbox, bilinear) + JS normalize into NCHW float32. Without --model a seeded
+640x640 stand-in network is generated with tools/engine/make_bench_model.py.`;
 
 const SRC_W = 1280;
 const SRC_H = 720;
@@ -67,6 +76,7 @@ async function sharpPreprocess(f: Frame, w: number, h: number): Promise<Float32A
 }
 
 async function main(): Promise<void> {
+  if (printedHelp(process.argv.slice(2), USAGE)) return;
   const args = parseBenchArgs(process.argv.slice(2));
   const modelPath = path.resolve(flagValue(args.rest, '--model') ?? benchModel());
   const threads = Number(flagValue(args.rest, '--threads') ?? Math.min(2, os.cpus().length));

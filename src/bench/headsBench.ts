@@ -14,6 +14,12 @@ import { letterboxTransform } from '../heads/letterboxTransform';
 import { planHrnetCrop } from '../heads/planHrnetCrop';
 import type { Tensor } from '../heads/tensor';
 import { makePrng } from './prng';
+import { printedHelp } from '../util/commandHelp';
+
+/** Printed by --help: this file's header. */
+const USAGE = `Head timings on realistic tensor sizes (synthetic values, deterministic). Not a test: prints
+p50 / p95 per head: npm run bench:heads [-- --json out.json]`;
+if (printedHelp(process.argv.slice(2), USAGE)) process.exit(0);
 
 const rnd = makePrng(1);
 const N = 8400;

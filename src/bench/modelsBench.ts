@@ -25,6 +25,20 @@ import { barChartSvg } from './barChartSvg';
 import { flagValue, parseBenchArgs } from './benchArgs';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
+import { printedHelp } from '../util/commandHelp';
+
+/** Printed by --help: this file's header. */
+const USAGE = `npm run bench:models [-- --iterations 20 --json out.json --png out.png --precision fp32,int8
+                         --providers cpu,htp --htp-iterations 3]
+
+Per model (every manifest in models/), precision and provider available here: p50/p95 of
+preprocess, inference and head time over real photos, through the same pipeline the nodes use.
+Prints a table, saves JSON and a PNG chart. Which processor ran the model comes from ONNX
+Runtime's own node assignment, never from what was requested.
+
+Provider htp runs the INT8 QDQ models through the QNN provider. Without a Hexagon device (any
+x86-64 machine) its HTP library is a simulator: those rows show node placement and that the
+graphs compile for v68; their times are simulator times, not device times.`;
 
 interface Entry {
   model: string;
@@ -51,6 +65,7 @@ async function frames(dir: string, limit: number): Promise<Frame[]> {
 const r2 = (v: number): number => Math.round(v * 100) / 100;
 
 async function main(): Promise<void> {
+  if (printedHelp(process.argv.slice(2), USAGE)) return;
   const args = parseBenchArgs(process.argv.slice(2));
   const iterations = Number(flagValue(args.rest, '--iterations') ?? 20);
   const threads = Number(flagValue(args.rest, '--threads') ?? 2);

@@ -19,6 +19,16 @@ import type { Int8Input } from '../pipeline/manifestEngineOptions';
 import { flagValue, parseBenchArgs } from './benchArgs';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
+import { printedHelp } from '../util/commandHelp';
+
+/** Printed by --help: this file's header. */
+const USAGE = `npm run bench:quantized-input [-- --model NAME|manifest --iterations 30 --threads 2 --json out.json]
+
+An INT8 QDQ model fed two ways in one process, interleaved frame by frame over the same real
+photos: \`float\` (the preprocessing writes float32, ONNX Runtime's input QuantizeLinear quantizes
+it) and \`quantized\` (the preprocessing writes uint8 into the graph whose input quantize was
+folded away, see foldInputQuantize). Reports p50/p95 of the engine's preprocess and inference
+times, the input tensor's size and the CPU node count, on the CPU provider.`;
 
 interface Row {
   feed: Int8Input;
@@ -39,6 +49,7 @@ const r2 = (v: number): number => Math.round(v * 100) / 100;
 const BYTES: Readonly<Record<string, number>> = { float32: 4, uint8: 1, int8: 1 };
 
 async function main(): Promise<void> {
+  if (printedHelp(process.argv.slice(2), USAGE)) return;
   const args = parseBenchArgs(process.argv.slice(2));
   const iterations = Number(flagValue(args.rest, '--iterations') ?? 30);
   const threads = Number(flagValue(args.rest, '--threads') ?? 2);

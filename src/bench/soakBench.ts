@@ -27,6 +27,20 @@ import { lineChartSvg } from './lineChartSvg';
 import { startBenchNode, startFramePublisher } from './benchProcesses';
 import { readProcessUsage } from './processUsage';
 import { SoakSample, SoakSummary, summarizeSoak } from './soakSummary';
+import { printedHelp } from '../util/commandHelp';
+
+/** Printed by --help: this file's header. */
+const USAGE = `npm run bench:soak [-- --seconds 600 --warmup 60 --precision int8 --width 640 --height 480
+                      --rate 30 --json out.json --png out.png]
+
+The detector as a robot runs it, for minutes: an rclpy camera stand-in
+(tools/ros/frame_publisher.py) streams real photos as rgb8 at --rate Hz; the perception node
+(yolov8s-fall, CPU provider, --precision) starts unconfigured, this process configures it and
+activates it through its lifecycle services while frames are already flowing, then reads the
+node's RSS and CPU time from /proc once a second for --seconds. It reports the time from the
+activate request to the first detections received, RSS after one minute, and RSS growth from
+the end of the warm-up to the last minute (medians over one-minute windows), as JSON and as a
+PNG chart of RSS over time.`;
 
 const NODE = 'soak_det';
 const TOPIC = '/soak_bench/image';
@@ -216,6 +230,7 @@ async function soak(o: Options): Promise<SoakReport> {
 }
 
 async function main(): Promise<void> {
+  if (printedHelp(process.argv.slice(2), USAGE)) return;
   const o = parseOptions(process.argv.slice(2));
   // A domain of its own, so the benchmark never meets other ROS 2 graphs on this machine.
   process.env.ROS_DOMAIN_ID = process.env.HTP_BENCH_DOMAIN_ID ?? String(100 + (process.pid % 100));

@@ -18,6 +18,13 @@ import {
   runScene,
   stopAndGoScene,
 } from './trackingScenes';
+import { printedHelp } from '../util/commandHelp';
+
+/** Printed by --help: this file's header. */
+const USAGE = `Tracker quality on the synthetic scenes (ID switches, IDF1) and the tracker's cost per frame
+with many objects. Not a test: prints tables and optionally saves JSON:
+  npm run bench:tracking [-- --json docs/benchmarks/tracking.json]`;
+if (printedHelp(process.argv.slice(2), USAGE)) process.exit(0);
 
 const args = parseBenchArgs(process.argv.slice(2));
 

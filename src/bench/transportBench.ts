@@ -16,6 +16,14 @@ import { makeQos } from '../ros/qosProfile';
 import { parseBenchArgs } from './benchArgs';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
+import { printedHelp } from '../util/commandHelp';
+
+/** Printed by --help: this file's header. */
+const USAGE = `npm run bench:transport [-- --seconds 10 --json out.json]
+
+A separate rclpy process publishes rgb8 images at 30 Hz; this process receives them first through
+rclnodejs' default deserializing subscription, then through our raw intake, one after the other
+in the same run, and reports the rate each kept up with and the publish-to-receive latency.`;
 
 const RESOLUTIONS: readonly [number, number][] = [
   [640, 480],
@@ -150,6 +158,7 @@ async function phase(
 }
 
 async function main(): Promise<void> {
+  if (printedHelp(process.argv.slice(2), USAGE)) return;
   const args = parseBenchArgs(process.argv.slice(2));
   const seconds = args.seconds ?? 10;
   const rcl = loadRclnodejs();

@@ -17,6 +17,18 @@ import { makeQos } from '../ros/qosProfile';
 import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
+import { printedHelp } from '../util/commandHelp';
+
+/** Printed by --help: this file's header. */
+const USAGE = `usage: node dist/src/tools/pipelineMonitor.js <pipeline> [<pipeline> ...] [--seconds N] [--save DIR]
+
+pipeline_monitor <pipeline> [<pipeline> ...] [--seconds N] [--save DIR]: watches perception
+pipelines over ROS 2 like an operator would. Per pipeline: result messages per second, latency
+from the image stamp to arrival, what it finds (detections per class from LabelInfo, people and
+keypoints, segmented classes), where its models run (from its diagnostics), and its annotated
+JPEG stream (the last frame saved to DIR/<pipeline>.jpg). With --contact-sheet FILE, a PNG of the
+last annotated frames of every pipeline and the semantic colour view. Exit code 1 when a
+pipeline published nothing.`;
 
 type Stamp = { sec: number; nanosec: number };
 type Detections = Rclnodejs.vision_msgs.msg.Detection2DArray;
@@ -118,6 +130,7 @@ function watchPipeline(rcl: typeof Rclnodejs, node: Rclnodejs.Node, name: string
 }
 
 async function main(): Promise<void> {
+  if (printedHelp(process.argv.slice(2), USAGE)) return;
   const args = process.argv.slice(2);
   const at = (f: string): string | undefined =>
     args.includes(f) ? args[args.indexOf(f) + 1] : undefined;

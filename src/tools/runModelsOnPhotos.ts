@@ -16,6 +16,13 @@ import { resultAnnotation } from '../annotate/resultAnnotation';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
 import { listPhotos, loadRgbFrame } from '../photos/photoFrames';
+import { printedHelp } from '../util/commandHelp';
+
+/** Printed by --help: this file's header. */
+const USAGE = `The main job before the ROS perception nodes exist: runs every model in models/ on the CPU
+over a folder of real photos, writes annotated images and results as JSON, prints a summary.
+
+  node dist/src/tools/runModelsOnPhotos.js [--photos DIR] [--out DIR] [--precision fp32|int8]`;
 
 interface Args {
   photos: string;
@@ -76,6 +83,7 @@ function personBoxes(result: PipelineResult | undefined): Box[] {
 }
 
 async function main(): Promise<void> {
+  if (printedHelp(process.argv.slice(2), USAGE)) return;
   const args = parseArgs(process.argv.slice(2));
   const photos = listPhotos(args.photos).map((f) => path.basename(f));
   const manifests = findModelManifests(packagePath('models'), { skipExamples: true });

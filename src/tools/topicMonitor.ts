@@ -6,8 +6,17 @@
 import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
 import { ImageIntake, IntakeFrame } from '../ros/imageIntake';
 import { percentile } from '../util/percentile';
+import { printedHelp } from '../util/commandHelp';
+
+/** Printed by --help: this file's header. */
+const USAGE = `usage: node dist/src/tools/topicMonitor.js <topic> [--seconds N] [--compressed]
+
+topic_monitor <topic> [--seconds N] [--compressed]: receives an image topic through the raw
+intake and prints rate, publish-to-receive latency and frame geometry, like \`ros2 topic hz\`
+(which the wheel install lacks) plus the checks that matter for a camera stream.`;
 
 async function main(): Promise<void> {
+  if (printedHelp(process.argv.slice(2), USAGE)) return;
   const args = process.argv.slice(2);
   const topic = args.find((a) => !a.startsWith('--'));
   if (!topic || args.includes('--help')) {

@@ -17,6 +17,13 @@ import {
 import { packagePath } from '../packageRoot';
 import { shiftedPhotoFrame } from '../photos/shiftedPhoto';
 import { PerceptionPipeline } from '../pipeline/perceptionPipeline';
+import { printedHelp } from '../util/commandHelp';
+
+/** Printed by --help: this file's header. */
+const USAGE = `Tracking at a glance: a photo moves across the frame, the detector tracks what it finds, and a
+contact sheet shows every few frames annotated with the track ids ("#1") the node would publish.
+
+  node dist/src/tools/trackingSheet.js [--photo FILE] [--out FILE.png] [--frames N]`;
 
 interface Args {
   photo: string;
@@ -43,6 +50,7 @@ const STEP_PX = 4;
 const TILES = 9;
 
 async function main(): Promise<void> {
+  if (printedHelp(process.argv.slice(2), USAGE)) return;
   const args = parseArgs(process.argv.slice(2));
   // The node's parameters with tracking on; lower start thresholds than ByteTrack's defaults, as
   // yolov8s-fall scores the person in person.jpg 0.4..0.65 (and the dog, as "Fall", about 0.5).
