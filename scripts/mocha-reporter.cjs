@@ -2,7 +2,10 @@
 // Mocha runs without `exit: true`, so a test that leaks a handle (socket, child process, timer)
 // keeps the process alive after the run. Rather than hang CI, the reporter then lists what is
 // still open and fails the run: a leak shows, with its kind, instead of being cut off silently.
+// Likewise for temp folders: scripts/test.sh points TMPDIR at a folder of the run's own
+// (HTP_TEST_TMPDIR); whatever a test or the programs it ran left there fails the run, named.
 'use strict';
+const fs = require('node:fs');
 const Mocha = require('mocha');
 const { Spec } = Mocha.reporters;
 const { EVENT_RUN_END } = Mocha.Runner.constants;
@@ -17,6 +20,20 @@ function describeHandle(h) {
   return name;
 }
 
+// Mocha sets the exit code from its failure count in its own 'exit' handler, after ours were
+// registered; a handler added later runs after it and has the last word.
+function failRun() {
+  process.on('exit', () => {
+    process.exitCode = 1;
+  });
+}
+
+function tempLeftovers() {
+  const dir = process.env.HTP_TEST_TMPDIR;
+  if (!dir || !fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir).map((name) => `${dir}/${name}`);
+}
+
 class SpecWithSummary extends Spec {
   constructor(runner, options) {
     super(runner, options);
@@ -24,6 +41,19 @@ class SpecWithSummary extends Spec {
       const s = runner.stats;
       const skipped = s.pending ? `, ${s.pending} skipped` : '';
       process.stdout.write(`\n${s.passes} passed, ${s.failures} failed${skipped}\n`);
+      // At exit, after the 'exit' handlers tests registered to remove their folders and after
+      // mocha's own (registered once this event returns, hence setImmediate).
+      setImmediate(() =>
+        process.on('exit', () => {
+          const leftovers = tempLeftovers();
+          if (leftovers.length === 0) return;
+          process.stderr.write(
+            `\nmocha: the run left ${leftovers.length} entr${leftovers.length === 1 ? 'y' : 'ies'} in its temp folder ` +
+              `(every test removes what it makes, pass or fail):\n${leftovers.map((l) => `  - ${l}`).join('\n')}\n`,
+          );
+          process.exitCode = 1;
+        }),
+      );
       // unref: this timer alone never keeps the process alive, so it fires only when a leak does.
       setTimeout(() => {
         // stdin/stdout/stderr are handles of every process, not leaks.
@@ -32,8 +62,10 @@ class SpecWithSummary extends Spec {
         );
         process.stderr.write(
           `\nmocha: the run ended ${LEAK_GRACE_MS / 1000} s ago but the process is kept alive by ` +
-            `${open.length} open handle(s):\n${open.map((h) => `  - ${describeHandle(h)}`).join('\n')}\n`,
+            `${open.length} open handle(s):\n${open.map((h) => `  - ${describeHandle(h)}`).join('\n')}\n` +
+            `  resources: ${process.getActiveResourcesInfo().join(', ')}\n`,
         );
+        failRun();
         process.exit(1);
       }, LEAK_GRACE_MS).unref();
     });

@@ -56,6 +56,11 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     processed: stats.processed,
     published: stats.published,
     dropped_stale: d.droppedStale,
+    // Live tracks (tracking on): tracked = matched this frame, lost = kept for `track_buffer`
+    // frames, tentative = seen once, not yet published. Empty when tracking is off.
+    tracks_tracked: pipeline?.trackCounts?.tracked ?? '',
+    tracks_lost: pipeline?.trackCounts?.lost ?? '',
+    tracks_tentative: pipeline?.trackCounts?.tentative ?? '',
     bad_frames: d.intake?.rejected ?? 0,
     bad_frames_by_reason: JSON.stringify(d.intake?.rejectedByCode ?? {}),
     errors: stats.failed,

@@ -8,7 +8,7 @@ import { ModelPipeline, PipelineResult, Thresholds } from './modelPipeline';
 import type { RuntimeChoices } from './manifestEngineOptions';
 import { personClassIds, personDetections } from './topDownPose';
 import { carryPersonIds, trackPersons, trackResult } from './trackResult';
-import { ByteTracker } from '../tracking/byteTracker';
+import { ByteTracker, type TrackState } from '../tracking/byteTracker';
 
 export type Task = ModelManifest['task'];
 
@@ -46,6 +46,11 @@ export class PerceptionPipeline {
   private personIdsFor: readonly string[] | undefined;
   private options: FrameOptions;
   private tracker: ByteTracker | undefined;
+
+  /** Live tracks by state while tracking is on, else undefined. */
+  get trackCounts(): Readonly<Record<TrackState, number>> | undefined {
+    return this.tracker?.counts;
+  }
 
   private constructor(
     readonly model: ModelPipeline,

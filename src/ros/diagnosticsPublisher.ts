@@ -14,8 +14,6 @@ export interface DiagnosticReport {
   readonly values: Readonly<Record<string, string | number | boolean>>;
 }
 
-type DiagnosticArrayClass = new (init: object) => object;
-
 /**
  * Publishes one DiagnosticStatus for this node on /diagnostics at a fixed period, built by the
  * node's own report function so the figures always come from the live counters.
@@ -23,7 +21,6 @@ type DiagnosticArrayClass = new (init: object) => object;
 export class DiagnosticsPublisher {
   private readonly publisher: Rclnodejs.Publisher<'diagnostic_msgs/msg/DiagnosticArray'>;
   private readonly timer: Rclnodejs.Timer;
-  private readonly messageClass: DiagnosticArrayClass;
 
   constructor(
     rcl: typeof Rclnodejs,
@@ -38,29 +35,25 @@ export class DiagnosticsPublisher {
       '/diagnostics',
       RESULT_QOS,
     );
-    this.messageClass = rcl.require(
-      'diagnostic_msgs/msg/DiagnosticArray',
-    ) as unknown as DiagnosticArrayClass;
     this.timer = node.createTimer(BigInt(Math.round(periodS * 1e9)), () => this.publish());
   }
 
   publish(): void {
     const r = this.report();
     const name = `${this.node.namespace().replace(/\/$/, '')}/${this.node.name()}`;
-    this.publisher.publish(
-      new this.messageClass({
-        header: { stamp: stampNow(this.node), frame_id: '' },
-        status: [
-          {
-            level: r.level,
-            name: `htp_perception: ${name}`,
-            message: r.message,
-            hardware_id: name,
-            values: Object.entries(r.values).map(([key, value]) => ({ key, value: String(value) })),
-          },
-        ],
-      }) as never,
-    );
+    const msg: Rclnodejs.diagnostic_msgs.msg.DiagnosticArray = {
+      header: { stamp: stampNow(this.node), frame_id: '' },
+      status: [
+        {
+          level: r.level,
+          name: `htp_perception: ${name}`,
+          message: r.message,
+          hardware_id: name,
+          values: Object.entries(r.values).map(([key, value]) => ({ key, value: String(value) })),
+        },
+      ],
+    };
+    this.publisher.publish(msg);
   }
 
   destroy(): void {

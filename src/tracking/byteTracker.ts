@@ -73,6 +73,13 @@ export class ByteTracker {
     this.options = o;
   }
 
+  /** Live tracks by state, for diagnostics (a count, without building the views). */
+  get counts(): Readonly<Record<TrackState, number>> {
+    const c = { tentative: 0, tracked: 0, lost: 0 };
+    for (const t of this.tracks) c[t.state]++;
+    return c;
+  }
+
   get trackViews(): readonly TrackView[] {
     return this.tracks.map((t) => ({
       id: t.id,

@@ -49,7 +49,10 @@ describe('tracking over real DDS: a moving photo keeps its track ids', function 
         'loop:=false',
       ]),
     );
-    await Promise.race([source.exited(), new Promise((r) => setTimeout(r, 90_000))]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([source.exited(), new Promise((r) => (timer = setTimeout(r, 90_000)))]);
+    // A pending 90 s timer would keep mocha alive after the run.
+    clearTimeout(timer);
     const msgs = await bed.client.take<DetectionsMsg>('/trk_it/detections', 60, 3);
     // Frames lost to discovery at the start, or dropped by the latest-frame mailbox when the
     // node is slower than the source, only make the steps between processed frames longer.
@@ -66,6 +69,11 @@ describe('tracking over real DDS: a moving photo keeps its track ids', function 
     // The box moves with the photo: the track follows the object, not one place.
     const xs = msgs.flatMap((m) => m.items.filter(standing).map((d) => d.box[0]));
     assert.ok(xs.at(-1)! - xs[0]! > 150, `centre x ${xs[0]} -> ${xs.at(-1)}`);
+    // The live tracks are in the diagnostics: at least the person and the dog, tracked or lost.
+    const v = (await bed.client.diagnostics('trk_it', 10)).values;
+    const live = Number(v.tracks_tracked) + Number(v.tracks_lost);
+    assert.ok(live >= 2, `tracks_tracked ${v.tracks_tracked}, tracks_lost ${v.tracks_lost}`);
+    assert.match(v.tracks_tentative ?? '', /^\d+$/);
   });
 
   it('with tracking switched off live, ids are positions in the array again', async function () {

@@ -8,19 +8,29 @@ import { findModelManifests } from '../../../src/config/findModelManifests';
 describe('findModelManifests', function () {
   it('finds manifests recursively, sorted, and can skip the top-level examples folder', function () {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'models-'));
-    for (const f of [
-      'b/b.manifest.json',
-      'a/x/a.manifest.json',
-      'examples/e.manifest.json',
-      'a/model.onnx',
-    ]) {
-      fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
-      fs.writeFileSync(path.join(dir, f), '{}');
+    try {
+      for (const f of [
+        'b/b.manifest.json',
+        'a/x/a.manifest.json',
+        'examples/e.manifest.json',
+        'a/model.onnx',
+      ]) {
+        fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+        fs.writeFileSync(path.join(dir, f), '{}');
+      }
+      const rel = (p: string): string => path.relative(dir, p);
+      assert.deepEqual(findModelManifests(dir).map(rel), [
+        'a/x/a.manifest.json',
+        'b/b.manifest.json',
+        'examples/e.manifest.json',
+      ]);
+      assert.deepEqual(findModelManifests(dir, { skipExamples: true }).map(rel), [
+        'a/x/a.manifest.json',
+        'b/b.manifest.json',
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
-    const all = findModelManifests(dir).map((p) => path.relative(dir, p));
-    assert.deepEqual(all, ['a/x/a.manifest.json', 'b/b.manifest.json', 'examples/e.manifest.json']);
-    const own = findModelManifests(dir, { skipExamples: true }).map((p) => path.relative(dir, p));
-    assert.deepEqual(own, ['a/x/a.manifest.json', 'b/b.manifest.json']);
   });
 
   it('lists the five models bootstrap prepares in this repository', function () {

@@ -18,10 +18,14 @@ function readJson(file: string): Record<string, unknown> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests edit arbitrary JSON paths
 type AnyJson = Record<string, any>;
 
+/** Folders the variants were written to, removed after the tests. */
+const variantDirs: string[] = [];
+
 function variant(base: string, change: (m: AnyJson) => void): string {
   const m = readJson(base);
   change(m);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifest-'));
+  variantDirs.push(dir);
   const file = path.join(dir, 'bad.manifest.json');
   fs.writeFileSync(file, JSON.stringify(m));
   return file;
@@ -36,6 +40,10 @@ function assertConfigError(fn: () => unknown, ...parts: string[]): void {
 }
 
 describe('model manifest loader', function () {
+  after(() => {
+    for (const d of variantDirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  });
+
   it('loads every checked-in manifest', function () {
     const files = [fall, ...fs.readdirSync(examples).map((f) => path.join(examples, f))].filter(
       (f) => f.endsWith('.manifest.json'),
@@ -76,6 +84,7 @@ describe('model manifest loader', function () {
     const missing = path.join(os.tmpdir(), 'no-such-dir-xyz', 'a.manifest.json');
     assertConfigError(() => loadModelManifest(missing), missing, 'cannot read');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifest-'));
+    variantDirs.push(dir);
     const broken = path.join(dir, 'broken.manifest.json');
     fs.writeFileSync(broken, '{ "task": ');
     assertConfigError(() => loadModelManifest(broken), broken, 'not valid JSON');

@@ -43,6 +43,20 @@ describe('tracking/byteTracker', () => {
     assert.ok(t.trackViews.every((v) => v.id <= 2));
   });
 
+  it('counts its live tracks by state (the diagnostics tracks_* values)', () => {
+    const t = new ByteTracker(BYTETRACK_DEFAULTS);
+    assert.deepEqual(t.counts, { tentative: 0, tracked: 0, lost: 0 });
+    t.update([det(100, 0.9)]);
+    // A second object appears (tentative until its second frame).
+    t.update([det(100, 0.9), det(400, 0.9)]);
+    assert.deepEqual(t.counts, { tentative: 1, tracked: 1, lost: 0 });
+    t.update([det(100, 0.9), det(404, 0.9)]);
+    assert.deepEqual(t.counts, { tentative: 0, tracked: 2, lost: 0 });
+    // Both vanish: lost, kept for the buffer.
+    t.update([]);
+    assert.deepEqual(t.counts, { tentative: 0, tracked: 0, lost: 2 });
+  });
+
   it('keeps a track through low scores (second stage) but never starts one from them', () => {
     const t = new ByteTracker(BYTETRACK_DEFAULTS);
     t.update([det(100, 0.9)]);
