@@ -7,6 +7,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 bash scripts/bootstrap.sh
 node_modules/.bin/eslint src test
+# The layer table of docs/DESIGN.md as dependency-cruiser rules: an upward import fails here.
+node_modules/.bin/depcruise src --config .dependency-cruiser.cjs --output-type err-long
 node_modules/.bin/prettier --check "src/**/*.ts" "test/**/*.ts" >/dev/null \
   || { node_modules/.bin/prettier --check "src/**/*.ts" "test/**/*.ts"; exit 1; }
 # The run's own temp folder: the mocha reporter fails the run naming whatever is left in it, and

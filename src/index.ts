@@ -4,7 +4,7 @@
  * image codecs for raw ROS messages, and annotation. Nothing here loads rclnodejs or the addon at
  * import time: the addon loads on the first EngineSession, ROS only in the node executables.
  */
-export { ConfigError, describeZodError, formatZodIssues } from './config/configError';
+export { ConfigError, describeZodError, formatZodIssues } from './core/configError';
 export {
   loadModelManifest,
   parseModelManifest,
@@ -14,25 +14,18 @@ export {
 export { findModelManifests } from './config/findModelManifests';
 export { PACKAGE_ROOT, packagePath } from './packageRoot';
 
-export {
-  ModelPipeline,
-  DEFAULT_THRESHOLDS,
-  type PipelineResult,
-  type StageTimings,
-  type Thresholds,
-} from './pipeline/modelPipeline';
-export type { Precision } from './pipeline/manifestEngineOptions';
+export { ModelPipeline, DEFAULT_THRESHOLDS, type Thresholds } from './pipeline/modelPipeline';
+export { type PipelineResult, type StageTimings } from './core/pipelineResult';
+export type { Precision } from './pipeline/runtimeChoices';
 
 export {
   EngineSession,
-  type Frame,
-  type FrameEncoding,
   type ProviderReport,
-  type Roi,
   type RunResult,
   type RunTimings,
 } from './engine/engineSession';
-export { EngineError, type EngineErrorCode } from './engine/engineError';
+export { type Frame, type FrameEncoding, type Roi } from './core/frame';
+export { EngineError, type EngineErrorCode } from './core/engineError';
 export { parseEngineOptions, type EngineOptions } from './engine/engineOptions';
 
 export { decodeYoloDetections } from './heads/decodeYoloDetections';
@@ -51,8 +44,8 @@ export type {
   PersonPose,
   SegmentedDetection,
   SemanticMap,
-} from './heads/headResults';
-export type { ImageTransform, Tensor } from './heads/tensor';
+} from './core/headResults';
+export type { ImageTransform, Tensor } from './core/tensor';
 
 export { decodeImage, encodeImage, type ImageFrame } from './ros/imageCodec';
 export { FrameError } from './ros/frameError';

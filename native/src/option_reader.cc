@@ -113,7 +113,7 @@ class ObjectReader {
   std::string path_, code_;
 };
 
-// The sensor_msgs names of src/ros/imageEncoding.ts, canonical spellings only: TypeScript resolves
+// The sensor_msgs names of src/core/imageEncoding.ts, canonical spellings only: TypeScript resolves
 // aliases before a frame gets here (the engine tests check both lists agree).
 Encoding ParseEncoding(const ObjectReader& r) {
   static const Encoding by_index[] = {Encoding::kRgb8, Encoding::kBgr8, Encoding::kRgba8, Encoding::kBgra8,

@@ -22,7 +22,7 @@ namespace htp {
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
 
 // Element types cross to JS as ONNX codes (ONNXTensorElementDataType == TensorProto.DataType);
-// their names live in one TypeScript table (src/engine/elementType.ts).
+// their names live in one TypeScript table (src/core/elementType.ts).
 struct TensorDesc {
   std::string name;
   std::vector<int64_t> dims;          // -1 where dynamic

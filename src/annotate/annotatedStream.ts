@@ -1,4 +1,4 @@
-import type { Frame } from '../engine/engineSession';
+import type { Frame } from '../core/frame';
 import type { Annotation } from './annotationTypes';
 import { renderAnnotatedScaled } from './renderAnnotated';
 import { DRAWABLE_ENCODINGS, toRgbImage } from './toRgbImage';

@@ -1,6 +1,6 @@
 import { Annotation } from './annotationTypes';
-import { labelTop, overlayScale } from './overlayScale';
-import { cssColor } from './palette';
+import { labelTop, overlayScale } from '../core/overlayScale';
+import { cssColor } from '../core/palette';
 
 function escapeXml(s: string): string {
   return s.replace(

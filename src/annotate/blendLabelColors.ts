@@ -1,4 +1,4 @@
-import type { SemanticMap } from '../heads/headResults';
+import type { SemanticMap } from '../core/headResults';
 import { VOC_PALETTE } from '../heads/vocPalette';
 import type { RgbImage } from './renderAnnotated';
 

@@ -1,5 +1,5 @@
 import { AnnotatedLabels } from './annotationTypes';
-import { paletteColor } from './palette';
+import { paletteColor } from '../core/palette';
 
 /** RGBA overlay that tints every non-zero label with its palette colour at the given opacity. */
 export function labelTint(l: AnnotatedLabels): Buffer {

@@ -1,9 +1,9 @@
-import type { PipelineResult } from '../pipeline/modelPipeline';
+import type { PipelineResult } from '../core/pipelineResult';
 import type { ModelManifest } from '../config/modelManifest';
 import { buildInstanceIdImage } from '../heads/buildInstanceIdImage';
 import type { Annotation, AnnotatedBox } from './annotationTypes';
-import type { Detection } from '../heads/headResults';
-import { detectionId } from '../heads/detectionId';
+import type { Detection } from '../core/headResults';
+import { detectionId } from '../core/detectionId';
 
 function boxOf(d: Detection, names: readonly string[]): AnnotatedBox {
   const tracked = d.trackId;

@@ -1,4 +1,4 @@
-import type { Frame } from '../engine/engineSession';
+import type { Frame } from '../core/frame';
 import type { RgbImage } from './renderAnnotated';
 
 /** Encodings the annotated stream can draw on (8-bit RGB/BGR with or without alpha, mono). */

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { EngineSession } from '../engine/engineSession';
-import type { Frame } from '../engine/engineSession';
+import type { Frame } from '../core/frame';
 import { PACKAGE_ROOT } from '../packageRoot';
 import { flagValue, parseBenchArgs } from './benchArgs';
 import { formatTable } from '../util/formatTable';

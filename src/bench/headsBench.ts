@@ -12,7 +12,7 @@ import { decodeYoloPose } from '../heads/decodeYoloPose';
 import { decodeYoloSegmentation } from '../heads/decodeYoloSegmentation';
 import { letterboxTransform } from '../heads/letterboxTransform';
 import { planHrnetCrop } from '../heads/planHrnetCrop';
-import type { Tensor } from '../heads/tensor';
+import type { Tensor } from '../core/tensor';
 import { makePrng } from './prng';
 import { printedHelp } from '../util/commandHelp';
 

@@ -15,7 +15,7 @@ import { packagePath } from '../packageRoot';
 import type { RunTimings } from '../engine/engineSession';
 import { resolveModelReference } from '../config/perceptionConfig';
 import { ModelPipeline } from '../pipeline/modelPipeline';
-import type { Int8Input } from '../pipeline/manifestEngineOptions';
+import type { Int8Input } from '../pipeline/runtimeChoices';
 import { flagValue, parseBenchArgs } from './benchArgs';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';

@@ -4,7 +4,7 @@
  *   npm run bench:tracking [-- --json docs/benchmarks/tracking.json]
  */
 import * as fs from 'node:fs';
-import type { Detection } from '../heads/headResults';
+import type { Detection } from '../core/headResults';
 import { ByteTracker } from '../tracking/byteTracker';
 import { BYTETRACK_DEFAULTS } from '../tracking/trackerOptions';
 import { formatTable } from '../util/formatTable';

@@ -1,4 +1,4 @@
-import type { Box, Detection } from '../heads/headResults';
+import type { Box, Detection } from '../core/headResults';
 import { boxIou } from '../tracking/boxIou';
 import { ByteTracker } from '../tracking/byteTracker';
 import type { TrackerOptions } from '../tracking/trackerOptions';

@@ -6,9 +6,9 @@
  */
 import { findHtpSoc } from '../config/htpSocs';
 import { loadModelManifest } from '../config/modelManifest';
-import type { Frame } from '../engine/engineSession';
-import { compileHtpContext, type CompileReport } from '../model/compileHtpContext';
-import type { Precision } from '../pipeline/manifestEngineOptions';
+import type { Frame } from '../core/frame';
+import { compileHtpContext, type CompileReport } from './compile/compileHtpContext';
+import type { Precision } from '../pipeline/runtimeChoices';
 import { loadRgbFrame } from '../photos/photoFrames';
 
 export const WORKER_MARK = 'HTP_COMPILE_RESULT ';

@@ -1,4 +1,4 @@
-import { ConfigError } from './configError';
+import { ConfigError } from '../core/configError';
 import {
   declaredInputs,
   declaredOutputs,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { packagePath } from '../packageRoot';
-import { describeZodError } from './configError';
+import { describeZodError } from '../core/configError';
 
 export const IMAGE_SOURCE_DEFAULTS = {
   /** Folder of .jpg/.jpeg/.png files, published in name order. */

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { RETURNED_ELEMENT_TYPES } from '../engine/elementType';
-import type { ElementType } from '../engine/elementType';
-import { ConfigError, describeZodError } from './configError';
+import { RETURNED_ELEMENT_TYPES } from '../core/elementType';
+import type { ElementType } from '../core/elementType';
+import { ConfigError, describeZodError } from '../core/configError';
 import { findHtpSoc, HTP_SOC_NAMES } from './htpSocs';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeZodError } from './configError';
+import { describeZodError } from '../core/configError';
 
 export const PASS_THROUGH_DEFAULTS = {
   input_transport: 'raw',

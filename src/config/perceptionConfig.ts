@@ -2,35 +2,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { packagePath } from '../packageRoot';
-import { describeZodError } from './configError';
+import { describeZodError } from '../core/configError';
 import { findModelManifests } from './findModelManifests';
-import { POWER_PROFILE_NAMES } from '../engine/powerProfiles';
+import { POWER_PROFILE_NAMES } from '../core/powerProfiles';
 import type { TrackerOptions } from '../tracking/trackerOptions';
-
-/**
- * When a parameter may change:
- *  - frame:   any time; applies from the next frame (thresholds, classes, JPEG quality);
- *  - session: only while the node is not active; applies at the next configure, because it needs
- *             new engine sessions, subscriptions or publishers;
- *  - fixed:   read-only, set at start (params file or --ros-args) and never again.
- */
-export type ParameterKind = 'frame' | 'session' | 'fixed';
-
-export type ParameterValue = string | number | boolean | string[];
-
-export interface ParameterSpec {
-  readonly default: ParameterValue;
-  readonly schema: z.ZodType;
-  readonly kind: ParameterKind;
-  readonly description: string;
-}
-
-const spec = <S extends z.ZodType>(
-  schema: S,
-  defaultValue: z.output<S> & ParameterValue,
-  kind: ParameterKind,
-  description: string,
-) => ({ schema, default: defaultValue, kind, description });
+import { parameterSpec as spec } from '../core/parameterSpec';
+import type { ParameterSpec } from '../core/parameterSpec';
 
 /**
  * Parameters of every perception node (and of each pipeline of a perception_container): the one

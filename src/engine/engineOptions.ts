@@ -4,15 +4,11 @@
  */
 import * as path from 'node:path';
 import { z } from 'zod';
-import { EngineError } from './engineError';
-import type { NativeLoadOptions } from './nativeAddon';
+import { EngineError } from '../core/engineError';
 import { PACKAGE_ROOT } from '../packageRoot';
-import { formatZodIssues } from '../config/configError';
-import { autoInt8Kernels, CpuInt8Kernels, hostCpuFacts, int8SessionConfig } from './cpuInt8Kernels';
-import { onnxElementCode } from './elementType';
-import type { InputPlan } from './inputPlan';
-import { POWER_PROFILE_NAMES, POWER_PROFILES } from './powerProfiles';
-import type { PowerProfileName } from './powerProfiles';
+import { formatZodIssues } from '../core/configError';
+import { autoInt8Kernels, CpuInt8Kernels, hostCpuFacts } from './cpuInt8Kernels';
+import { POWER_PROFILE_NAMES } from '../core/powerProfiles';
 
 /** Largest network input side the engine accepts, in pixels. */
 export const MAX_INPUT_SIDE = 8192;
@@ -119,63 +115,4 @@ export function parseEngineOptions(input: unknown): EngineOptions {
 /** The CPU provider's INT8 kernels these options select on this machine. */
 export function resolvedInt8Kernels(o: EngineOptions): CpuInt8Kernels {
   return o.cpuInt8Kernels === 'auto' ? autoInt8Kernels(hostCpuFacts()) : o.cpuInt8Kernels;
-}
-
-/**
- * The addon's options: every key present, nothing left for the C++ side to default or guess.
- * `plan` is what planInput decided from the model for these options.
- */
-export function toNativeOptions(o: EngineOptions, plan: InputPlan): NativeLoadOptions {
-  const pre = o.preprocess;
-  const native: NativeLoadOptions = {
-    modelPath: path.resolve(o.model),
-    provider: o.provider,
-    threads: o.threads,
-    sessionConfig: int8SessionConfig(resolvedInt8Kernels(o)),
-    freeDimensions: { ...plan.freeDimensions },
-    input: {
-      name: plan.name,
-      elementType: onnxElementCode(plan.type),
-      width: plan.width,
-      height: plan.height,
-      channels: plan.channels,
-      layout: plan.layout,
-    },
-    preprocess: {
-      colorOrder: pre.colorOrder,
-      resize: pre.resize,
-      padValue: pre.padValue,
-      roundPixels: pre.roundPixels,
-      exactGrid: pre.exactGrid,
-      mean: pre.mean,
-      std: pre.std,
-      quantization: plan.quantization ?? null,
-    },
-    htp: null,
-  };
-  if (o.provider === 'htp') {
-    const profile = POWER_PROFILES[o.htp.profile as PowerProfileName];
-    const providerLibrary = path.resolve(o.htp.provider_library ?? DEFAULT_QNN_LIBRARY);
-    native.htp = {
-      providerLibrary,
-      contextCachePath: o.htp.context_cache ? path.resolve(o.htp.context_cache) : '',
-      contextEmbed: o.htp.context_embed,
-      providerOptions: {
-        // An explicit path: with a bare backend name the provider searches the loader path, and
-        // when that fails it silently hands every node to the CPU.
-        backend_path: path.join(path.dirname(providerLibrary), 'libQnnHtp.so'),
-        htp_arch: String(o.htp.htp_arch),
-        soc_model: String(o.htp.soc_model),
-        vtcm_mb: String(o.htp.vtcm_mb),
-        // Our voter is in charge between frames: the session-level vote starts low so the
-        // provider's own timer and ours never fight (see docs/engine.md).
-        htp_performance_mode: profile.idleQnnMode,
-        // The provider hands the graph's input Q and output DQ to the CPU by default; a model
-        // that must run entirely on the HTP keeps them, so the one load can be judged as it is.
-        ...(o.htp.require_accelerator ? { offload_graph_io_quantization: '0' } : {}),
-        ...o.htp.provider_options,
-      },
-    };
-  }
-  return native;
 }

@@ -5,15 +5,17 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ImageTransform, Quantization, Tensor, TensorData } from '../heads/tensor';
-import type { ImageEncoding } from '../ros/imageEncoding';
-import { isImageEncoding, MAX_IMAGE_DIMENSION } from '../ros/imageEncoding';
-import type { ElementType, FedElementType } from './elementType';
-import { elementTypeFromCode } from './elementType';
-import { EngineError } from './engineError';
-import type { EngineErrorCode } from './engineError';
+import type { ImageTransform, Quantization, Tensor, TensorData } from '../core/tensor';
+import { isImageEncoding, MAX_IMAGE_DIMENSION } from '../core/imageEncoding';
+import type { Frame, Roi } from '../core/frame';
+import { MAX_ROI_EXTENT } from '../core/frame';
+import type { ElementType, FedElementType } from '../core/elementType';
+import { elementTypeFromCode } from '../core/elementType';
+import { EngineError } from '../core/engineError';
+import type { EngineErrorCode } from '../core/engineError';
 import type { EngineOptions, EngineOptionsInput } from './engineOptions';
-import { parseEngineOptions, resolvedInt8Kernels, toNativeOptions } from './engineOptions';
+import { parseEngineOptions, resolvedInt8Kernels } from './engineOptions';
+import { toNativeOptions } from './nativeLoadOptions';
 import type { CpuInt8Kernels } from './cpuInt8Kernels';
 import { hostCpuFacts, u8s8Saturates } from './cpuInt8Kernels';
 import type { InputPlan, ModelTensor } from './inputPlan';
@@ -27,39 +29,10 @@ import type {
 import { nativeAddon } from './nativeAddon';
 import type { PowerBackend, VoterClock, VoterStats } from './powerVoter';
 import { NOOP_BACKEND, PowerVoter, SYSTEM_CLOCK } from './powerVoter';
-import type { PowerProfileName } from './powerProfiles';
-import { POWER_PROFILES } from './powerProfiles';
+import type { PowerProfileName } from '../core/powerProfiles';
+import { POWER_PROFILES } from '../core/powerProfiles';
 
-export type FrameEncoding = ImageEncoding;
 export type { ElementType };
-
-export interface Frame {
-  /** Pixel bytes; may be a view into a larger buffer. Kept referenced until the run settles. */
-  readonly data: Uint8Array;
-  readonly width: number;
-  readonly height: number;
-  /** Bytes per row (for nv12, of both planes). */
-  readonly step: number;
-  readonly encoding: FrameEncoding;
-}
-
-/** A region of the frame in source pixels (pixel i covers [i, i + 1)). */
-export interface Roi {
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
-  /**
-   * 'reject' (default): whole pixels inside the frame, resized as the preprocess options say.
-   * 'pad': any region overlapping the frame (fractional, may extend past its edges), stretched
-   * onto the whole input; input pixels whose centre maps outside the frame get `padValue` (the
-   * top-down crop of HRNet: the box keeps the input's aspect ratio, black beyond the image).
-   */
-  readonly outside?: 'reject' | 'pad';
-}
-
-/** Largest |x|, |y|, width and height of a 'pad' ROI (far beyond any real crop). */
-export const MAX_ROI_EXTENT = 1 << 20;
 
 export interface TensorInfo {
   readonly name: string;

@@ -4,10 +4,10 @@
  * and which symbolic dimensions to pin. Pure: the addon only checks that the session it loads
  * agrees with the plan.
  */
-import type { Quantization } from '../heads/tensor';
-import type { ElementType, FedElementType } from './elementType';
-import { FED_ELEMENT_TYPES, isFedElementType, isReturnedElementType } from './elementType';
-import { EngineError } from './engineError';
+import type { Quantization } from '../core/tensor';
+import type { ElementType, FedElementType } from '../core/elementType';
+import { FED_ELEMENT_TYPES, isFedElementType, isReturnedElementType } from '../core/elementType';
+import { EngineError } from '../core/engineError';
 import type { EngineOptions } from './engineOptions';
 
 export interface ModelTensor {

@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EngineError } from './engineError';
+import { EngineError } from '../core/engineError';
 import { PACKAGE_ROOT } from '../packageRoot';
 
 /** A model input or output; `type` is an ONNX element code (see elementType.ts). */
@@ -61,7 +61,7 @@ export interface NativeFrame {
   width: number;
   height: number;
   step: number;
-  /** A canonical name of src/ros/imageEncoding.ts (aliases already resolved). */
+  /** A canonical name of src/core/imageEncoding.ts (aliases already resolved). */
   encoding: string;
 }
 

@@ -3,7 +3,7 @@
  * on expiry the vote drops to the profile's idle level; dispose removes the vote.
  * Pure state machine: the clock, the timers and the backend that carries the vote are injected.
  */
-import type { PowerProfile } from './powerProfiles';
+import type { PowerProfile } from '../core/powerProfiles';
 
 export interface PowerBackend {
   /** Sets the vote to a QNN performance mode name. Throws if the platform refuses. */

@@ -1,5 +1,5 @@
 import { HeadError } from './headError';
-import type { InstanceMask } from './headResults';
+import type { InstanceMask } from '../core/headResults';
 
 /**
  * The mono16 instance-id image of a whole frame: pixel = ids[i] (default i + 1) where masks[i]

@@ -1,5 +1,5 @@
 import { HeadError } from './headError';
-import type { Tensor } from './tensor';
+import type { Tensor } from '../core/tensor';
 
 /**
  * Checks a tensor's rank, that every size is a positive integer, and that its data holds exactly

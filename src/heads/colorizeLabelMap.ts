@@ -1,5 +1,5 @@
 import { HeadError } from './headError';
-import type { SemanticMap } from './headResults';
+import type { SemanticMap } from '../core/headResults';
 import { VOC_PALETTE } from './vocPalette';
 
 /** rgb8 image of a label map, one palette colour (r, g, b per label) per pixel. */

@@ -1,4 +1,4 @@
-import type { SemanticMap } from './headResults';
+import type { SemanticMap } from '../core/headResults';
 
 /** Pixels per label: result[l] is how many pixels carry label l (256 entries, mono8 range). */
 export function countLabelPixels(map: SemanticMap): Uint32Array {

@@ -1,9 +1,9 @@
 import { checkTensorDims } from './checkTensorDims';
 import { HeadError } from './headError';
-import type { SemanticMap } from './headResults';
+import type { SemanticMap } from '../core/headResults';
 import { checkImageTransform } from './mapBoxToSource';
 import { readTensorAsFloat } from './readTensorAsFloat';
-import type { ImageTransform, Tensor } from './tensor';
+import type { ImageTransform, Tensor } from '../core/tensor';
 
 export interface DeeplabDecodeOptions {
   /**

@@ -1,9 +1,9 @@
 import { checkTensorDims } from './checkTensorDims';
 import { HeadError } from './headError';
-import type { Keypoint } from './headResults';
+import type { Keypoint } from '../core/headResults';
 import { checkImageTransform, mapPointToSource } from './mapBoxToSource';
 import { readTensorAsFloat } from './readTensorAsFloat';
-import type { ImageTransform, Tensor } from './tensor';
+import type { ImageTransform, Tensor } from '../core/tensor';
 
 export interface HrnetDecodeOptions {
   /** 'NCHW' = [B, K, Hh, Wh] (default, ONNX); 'NHWC' = [B, Hh, Wh, K] (compiled AI Hub). */

@@ -1,4 +1,4 @@
-import type { Detection } from './headResults';
+import type { Detection } from '../core/headResults';
 import { checkImageTransform, mapBoxToSource } from './mapBoxToSource';
 import {
   resolveYoloSelectOptions,
@@ -6,7 +6,7 @@ import {
   YoloCandidates,
   YoloSelectOptions,
 } from './selectYoloCandidates';
-import type { ImageTransform } from './tensor';
+import type { ImageTransform } from '../core/tensor';
 import { yoloCandidateSource, YoloOutputs } from './yoloCandidateSource';
 
 export interface YoloDetectOptions extends YoloSelectOptions {

@@ -1,7 +1,7 @@
 import { checkTensorDims } from './checkTensorDims';
 import { mapYoloCandidates } from './decodeYoloDetections';
 import { HeadError } from './headError';
-import type { Keypoint, PersonPose } from './headResults';
+import type { Keypoint, PersonPose } from '../core/headResults';
 import { checkImageTransform, mapPointToSource } from './mapBoxToSource';
 import { readTensorAsFloat } from './readTensorAsFloat';
 import {
@@ -9,7 +9,7 @@ import {
   selectYoloCandidates,
   YoloSelectOptions,
 } from './selectYoloCandidates';
-import type { ImageTransform, Tensor } from './tensor';
+import type { ImageTransform, Tensor } from '../core/tensor';
 
 export interface YoloPoseOptions extends YoloSelectOptions {
   /** When given, the output must hold exactly this many keypoints (manifest kpt_shape[0]). */

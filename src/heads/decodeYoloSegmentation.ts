@@ -1,7 +1,7 @@
 import { checkTensorDims } from './checkTensorDims';
 import { mapYoloCandidates } from './decodeYoloDetections';
 import { HeadError } from './headError';
-import type { Box, InstanceMask, SegmentedDetection } from './headResults';
+import type { Box, InstanceMask, SegmentedDetection } from '../core/headResults';
 import { checkImageTransform } from './mapBoxToSource';
 import { readTensorAsFloat } from './readTensorAsFloat';
 import {
@@ -9,7 +9,7 @@ import {
   selectYoloCandidates,
   YoloSelectOptions,
 } from './selectYoloCandidates';
-import type { ImageTransform, Tensor } from './tensor';
+import type { ImageTransform, Tensor } from '../core/tensor';
 import { yoloCandidateSource, YoloOutputs } from './yoloCandidateSource';
 
 export interface YoloSegOutputs {

@@ -1,4 +1,4 @@
-import type { ImageTransform } from './tensor';
+import type { ImageTransform } from '../core/tensor';
 
 /**
  * The ImageTransform of a centred letterbox (Ultralytics style: one scale, equal padding on both

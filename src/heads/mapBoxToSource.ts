@@ -1,6 +1,6 @@
 import { HeadError } from './headError';
-import type { Box } from './headResults';
-import type { ImageTransform } from './tensor';
+import type { Box } from '../core/headResults';
+import type { ImageTransform } from '../core/tensor';
 
 /**
  * Maps a box from network-input pixels back to source-image pixels (undoing letterbox padding,

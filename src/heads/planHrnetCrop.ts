@@ -1,6 +1,6 @@
 import { HeadError } from './headError';
-import type { Box } from './headResults';
-import type { ImageTransform } from './tensor';
+import type { Box } from '../core/headResults';
+import type { ImageTransform } from '../core/tensor';
 
 export interface HrnetCropOptions {
   /** Network input size in pixels. Default 192 x 256 (W x H). */

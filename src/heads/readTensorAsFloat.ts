@@ -1,5 +1,5 @@
 import { HeadError } from './headError';
-import type { Quantization, Tensor } from './tensor';
+import type { Quantization, Tensor } from '../core/tensor';
 
 /**
  * The tensor's values as float32, whatever its element type, dequantized when it carries a

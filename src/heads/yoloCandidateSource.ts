@@ -2,7 +2,7 @@ import { checkTensorDims } from './checkTensorDims';
 import { HeadError } from './headError';
 import { readTensorAsFloat } from './readTensorAsFloat';
 import type { YoloCandidateSource } from './selectYoloCandidates';
-import type { ImageTransform, Tensor } from './tensor';
+import type { ImageTransform, Tensor } from '../core/tensor';
 
 /** The raw outputs of a YOLOv8 detect or seg model, in one of the two export families. */
 export type YoloOutputs =

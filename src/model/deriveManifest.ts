@@ -5,7 +5,7 @@
  * start from, because a guessed manifest would decode garbage without any error.
  */
 import * as path from 'node:path';
-import { ConfigError } from '../config/configError';
+import { ConfigError } from '../core/configError';
 import {
   checkManifestAgainstModel,
   type IntrospectedModel,

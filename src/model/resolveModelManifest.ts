@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { ConfigError } from '../config/configError';
+import { ConfigError } from '../core/configError';
 import { loadModelManifest, type ModelManifest } from '../config/modelManifest';
 import { deriveManifest } from './deriveManifest';
 import { OnnxFormatError, readOnnxModel } from './readOnnxModel';

@@ -1,12 +1,12 @@
 import type * as Rclnodejs from 'rclnodejs';
-import { ConfigError } from '../config/configError';
+import { ConfigError } from '../core/configError';
 import {
   frameOptions,
-  ParameterValue,
   PERCEPTION_PARAMETERS,
   PerceptionConfig,
   parsePerceptionConfig,
 } from '../config/perceptionConfig';
+import type { ParameterValue } from '../core/parameterSpec';
 import { PerceptionPipeline, PersonInput, Task } from '../pipeline/perceptionPipeline';
 import type { CameraFrame } from '../ros/cameraFrame';
 import type { CameraHub, CameraLease } from '../ros/cameraHub';

@@ -1,6 +1,6 @@
 import type * as Rclnodejs from 'rclnodejs';
 import { z } from 'zod';
-import { describeZodError } from '../config/configError';
+import { describeZodError } from '../core/configError';
 import { declareParameters } from '../ros/nodeParameters';
 import { PerceptionNode } from './managedPerceptionNode';
 import { newPerceptionProcess, PERCEPTION_HELP, startPerceptionNodes } from './perceptionProcess';

@@ -1,8 +1,8 @@
 import type * as Rclnodejs from 'rclnodejs';
 import { blendLabelColors } from '../annotate/blendLabelColors';
 import { DRAWABLE_ENCODINGS, toRgbImage } from '../annotate/toRgbImage';
-import type { Frame } from '../engine/engineSession';
-import type { SemanticMap } from '../heads/headResults';
+import type { Frame } from '../core/frame';
+import type { SemanticMap } from '../core/headResults';
 import { encodeImage } from '../ros/imageCodec';
 import { createOutputPublisher, IMAGE_QOS } from '../ros/publisherQos';
 import type { RosHeader } from '../ros/rosHeader';

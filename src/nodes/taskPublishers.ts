@@ -1,6 +1,6 @@
 import type * as Rclnodejs from 'rclnodejs';
 import { buildInstanceIdImage } from '../heads/buildInstanceIdImage';
-import type { PipelineResult } from '../pipeline/modelPipeline';
+import type { PipelineResult } from '../core/pipelineResult';
 import type { Task } from '../pipeline/perceptionPipeline';
 import type { PublishedResult } from '../ros/imageAnnotations';
 import { encodeDetection2DArray } from '../ros/detectionArrayCodec';
@@ -8,7 +8,7 @@ import { encodeImage } from '../ros/imageCodec';
 import { createOutputPublisher, IMAGE_QOS, LATCHED_QOS, RESULT_QOS } from '../ros/publisherQos';
 import type { RosHeader } from '../ros/rosHeader';
 import { stampNow } from '../ros/rosHeader';
-import { detectionId } from '../heads/detectionId';
+import { detectionId } from '../core/detectionId';
 import { detection2DArray, labelInfo, personPoseArray } from '../ros/visionMessages';
 
 // Typed arrays use the machine's byte order; mono16 messages say which one that is.

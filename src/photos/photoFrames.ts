@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import sharp from 'sharp';
-import { ConfigError } from '../config/configError';
-import type { Frame } from '../engine/engineSession';
+import { ConfigError } from '../core/configError';
+import type { Frame } from '../core/frame';
 
 export interface DecodedPhoto {
   readonly name: string;

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { Frame } from '../engine/engineSession';
+import type { Frame } from '../core/frame';
 
 /** Grey of the uncovered part of a shifted photo (YOLO's letterbox grey). */
 const BACKGROUND = { r: 114, g: 114, b: 114 };

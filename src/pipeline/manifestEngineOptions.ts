@@ -1,27 +1,9 @@
 import type { EngineOptionsInput } from '../engine/engineOptions';
 import type { ModelManifest } from '../config/modelManifest';
-import { ConfigError } from '../config/configError';
+import { ConfigError } from '../core/configError';
 import { selectHtpContext } from './selectHtpContext';
 
-export type Precision = 'fp32' | 'int8';
-
-export interface RuntimeChoices {
-  readonly provider: 'cpu' | 'htp';
-  readonly precision: Precision;
-  /** Intra-op threads; 0 lets ONNX Runtime choose. */
-  readonly threads: number;
-  readonly htp?: EngineOptionsInput['htp'];
-  /** CPU INT8 kernels (default auto: see src/engine/cpuInt8Kernels.ts). */
-  readonly cpuInt8Kernels?: EngineOptionsInput['cpuInt8Kernels'];
-  /**
-   * INT8 models only: 'quantized' (default) feeds uint8/int8 straight into the graph when its input
-   * QuantizeLinear can be folded into preprocessing (prepareEngineOptions); 'float' keeps the
-   * float input that ONNX Runtime quantizes (for comparisons).
-   */
-  readonly int8Input?: Int8Input;
-}
-
-export type Int8Input = 'quantized' | 'float';
+import type { Precision, RuntimeChoices } from './runtimeChoices';
 
 /** The model file a manifest names for the chosen precision, or a ConfigError naming the gap. */
 export function modelFileFor(m: ModelManifest, precision: Precision): string {

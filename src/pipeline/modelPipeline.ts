@@ -2,22 +2,11 @@ import { performance } from 'node:perf_hooks';
 import { checkManifestAgainstModel, IntrospectedTensor } from '../config/checkManifestAgainstModel';
 import { ModelManifest, requireModelFiles } from '../config/modelManifest';
 import { resolveModelManifest } from '../model/resolveModelManifest';
-import { ConfigError } from '../config/configError';
-import {
-  EngineSession,
-  Frame,
-  ProviderReport,
-  RunTimings,
-  TensorInfo,
-} from '../engine/engineSession';
-import type { Tensor } from '../heads/tensor';
-import type {
-  Box,
-  Detection,
-  PersonPose,
-  SegmentedDetection,
-  SemanticMap,
-} from '../heads/headResults';
+import { ConfigError } from '../core/configError';
+import { EngineSession, ProviderReport, RunTimings, TensorInfo } from '../engine/engineSession';
+import { Frame } from '../core/frame';
+import type { Tensor } from '../core/tensor';
+import type { Box, PersonPose } from '../core/headResults';
 import { decodeYoloDetections } from '../heads/decodeYoloDetections';
 import { decodeYoloPose } from '../heads/decodeYoloPose';
 import { decodeYoloSegmentation } from '../heads/decodeYoloSegmentation';
@@ -25,7 +14,8 @@ import { decodeHrnetHeatmaps } from '../heads/decodeHrnetHeatmaps';
 import { decodeDeeplab } from '../heads/decodeDeeplab';
 import { planHrnetCrop } from '../heads/planHrnetCrop';
 import type { YoloOutputs } from '../heads/yoloCandidateSource';
-import type { RuntimeChoices } from './manifestEngineOptions';
+import type { PipelineResult, StageTimings } from '../core/pipelineResult';
+import type { RuntimeChoices } from './runtimeChoices';
 import { InputFeed, prepareEngineOptions } from './quantizedInputModel';
 import { checkHtpContext, selectHtpContext } from './selectHtpContext';
 
@@ -40,29 +30,6 @@ export interface Thresholds {
 }
 
 export const DEFAULT_THRESHOLDS: Thresholds = { score: 0.25, iou: 0.7, maxDetections: 300 };
-
-export interface StageTimings {
-  /** Summed over every engine run of the frame (HRNet runs once per person). */
-  readonly preprocessMs: number;
-  readonly inferenceMs: number;
-  /** Waiting for a libuv worker. */
-  readonly queueMs: number;
-  /** Engine calls from run() to their result in hand here (queue, preprocess, inference, return). */
-  readonly engineMs: number;
-  readonly headMs: number;
-  readonly totalMs: number;
-  readonly runs: number;
-}
-
-export type PipelineResult =
-  | { readonly task: 'detect'; readonly detections: Detection[]; readonly timings: StageTimings }
-  | { readonly task: 'pose'; readonly poses: PersonPose[]; readonly timings: StageTimings }
-  | {
-      readonly task: 'segment';
-      readonly instances: SegmentedDetection[];
-      readonly timings: StageTimings;
-    }
-  | { readonly task: 'semantic'; readonly map: SemanticMap; readonly timings: StageTimings };
 
 function byName(outputs: readonly Tensor[], name: string, model: string): Tensor {
   const t = outputs.find((o) => o.name === name);

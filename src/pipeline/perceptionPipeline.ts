@@ -1,11 +1,12 @@
-import { ConfigError } from '../config/configError';
+import { ConfigError } from '../core/configError';
 import type { ModelManifest } from '../config/modelManifest';
 import type { FrameOptions, PerceptionConfig } from '../config/perceptionConfig';
 import { resolveModelReference } from '../config/perceptionConfig';
-import type { Frame } from '../engine/engineSession';
-import type { Detection } from '../heads/headResults';
-import { ModelPipeline, PipelineResult, Thresholds } from './modelPipeline';
-import type { RuntimeChoices } from './manifestEngineOptions';
+import type { Frame } from '../core/frame';
+import type { Detection } from '../core/headResults';
+import { ModelPipeline, Thresholds } from './modelPipeline';
+import { PipelineResult } from '../core/pipelineResult';
+import type { RuntimeChoices } from './runtimeChoices';
 import { personClassIds, personDetections } from './topDownPose';
 import { carryPersonIds, trackPersons, trackResult } from './trackResult';
 import { ByteTracker, type TrackState } from '../tracking/byteTracker';

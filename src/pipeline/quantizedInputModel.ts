@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import type { EngineOptionsInput } from '../engine/engineOptions';
 import type { ModelManifest } from '../config/modelManifest';
 import { foldInputQuantize } from '../model/foldInputQuantize';
-import { manifestEngineOptions, RuntimeChoices } from './manifestEngineOptions';
+import { manifestEngineOptions } from './manifestEngineOptions';
+import { RuntimeChoices } from './runtimeChoices';
 
 /** How an INT8 model is fed: what was decided and why (for logs and benchmarks). */
 export type InputFeed =

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ConfigError } from '../config/configError';
+import { ConfigError } from '../core/configError';
 import type { HtpContextEntry, ModelManifest } from '../config/modelManifest';
 import { HtpOptionsSchema } from '../engine/engineOptions';
 import { sha256File } from '../util/sha256File';
-import type { RuntimeChoices } from './manifestEngineOptions';
+import type { RuntimeChoices } from './runtimeChoices';
 
 export interface SelectedHtpContext {
   readonly entry: HtpContextEntry;

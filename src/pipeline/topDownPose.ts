@@ -1,5 +1,5 @@
-import { ConfigError } from '../config/configError';
-import type { Box, Detection } from '../heads/headResults';
+import { ConfigError } from '../core/configError';
+import type { Box, Detection } from '../core/headResults';
 
 /**
  * Indices of the classes named in `wanted` among a person detector's `classNames`. A top-down

@@ -1,6 +1,6 @@
-import type { Box, Detection } from '../heads/headResults';
+import type { Box, Detection } from '../core/headResults';
 import type { ByteTracker } from '../tracking/byteTracker';
-import type { PipelineResult } from './modelPipeline';
+import type { PipelineResult } from '../core/pipelineResult';
 
 /**
  * A model's result as tracked objects: detections, instances and bottom-up poses pass through the

@@ -1,4 +1,4 @@
-import type { Box, Detection } from '../heads/headResults';
+import type { Box, Detection } from '../core/headResults';
 
 /** Intersection over union of two corner boxes; 0 when either has no area. */
 export function boxIou(a: Box, b: Box): number {

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/configError';
+import { ConfigError } from '../core/configError';
 
 /**
  * Which images calibrate the quantizer and which validate it. Validation on calibration images

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { loadRclnodejs } from '../ros/rosEnvironment';
 import { ImageIntake, type InputTransport } from '../ros/imageIntake';
 import { cameraFrame } from '../ros/cameraFrame';
-import { ConfigError } from '../config/configError';
+import { ConfigError } from '../core/configError';
 import { framePixelsToRgb } from './framePixelsToRgb';
 
 export interface CaptureOptions {

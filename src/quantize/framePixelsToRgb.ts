@@ -1,4 +1,4 @@
-import type { Frame } from '../engine/engineSession';
+import type { Frame } from '../core/frame';
 import { toRgbImage } from '../annotate/toRgbImage';
 
 export interface PackedRgb {

@@ -1,5 +1,5 @@
-import type { PipelineResult } from '../pipeline/modelPipeline';
-import type { Detection } from '../heads/headResults';
+import type { PipelineResult } from '../core/pipelineResult';
+import type { Detection } from '../core/headResults';
 import { matchDetections } from './boxMatching';
 import { keypointAgreement } from './keypointAgreement';
 import { instanceMaskIou, LabelMapAgreement } from './maskAgreement';

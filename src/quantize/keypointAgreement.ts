@@ -1,4 +1,4 @@
-import type { Box, Keypoint } from '../heads/headResults';
+import type { Box, Keypoint } from '../core/headResults';
 
 /**
  * COCO's per-keypoint OKS constants (the published sigmas of the 17 person keypoints, nose to

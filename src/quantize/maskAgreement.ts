@@ -1,4 +1,4 @@
-import type { InstanceMask, SemanticMap } from '../heads/headResults';
+import type { InstanceMask, SemanticMap } from '../core/headResults';
 
 /**
  * IoU of two instance masks, each over its own pixel region of the same source image. Two empty

@@ -1,9 +1,10 @@
 import * as path from 'node:path';
-import { ModelPipeline, type PipelineResult } from '../pipeline/modelPipeline';
+import { ModelPipeline } from '../pipeline/modelPipeline';
+import { type PipelineResult } from '../core/pipelineResult';
 import { loadRgbFrame } from '../photos/photoFrames';
-import type { Box } from '../heads/headResults';
+import type { Box } from '../core/headResults';
 import type { CpuInt8Kernels } from '../engine/cpuInt8Kernels';
-import type { RuntimeChoices } from '../pipeline/manifestEngineOptions';
+import type { RuntimeChoices } from '../pipeline/runtimeChoices';
 import { type AgreementReport, Int8Agreement } from './int8Agreement';
 
 export interface PerImageAgreement {

@@ -1,5 +1,5 @@
 import { loadSharp } from '../util/loadSharp';
-import type { Frame } from '../engine/engineSession';
+import type { Frame } from '../core/frame';
 import type { IntakeFrame } from './imageIntake';
 import type { RosHeader } from './rosHeader';
 

@@ -1,6 +1,6 @@
 import type * as Rclnodejs from 'rclnodejs';
 import { z } from 'zod';
-import type { ParameterSpec, ParameterValue } from '../config/perceptionConfig';
+import type { ParameterSpec, ParameterValue } from '../core/parameterSpec';
 
 type RosParameterType = 'bool' | 'integer' | 'double' | 'string' | 'string_array';
 

@@ -1,6 +1,6 @@
 import type * as Rclnodejs from 'rclnodejs';
-import { labelTop, overlayScale } from '../annotate/overlayScale';
-import { paletteColor } from '../annotate/palette';
+import { labelTop, overlayScale } from '../core/overlayScale';
+import { paletteColor } from '../core/palette';
 import type { Detection2DArrayMsg, PersonPoseArrayMsg } from './visionMessages';
 
 export type ImageAnnotationsMsg = Rclnodejs.foxglove_msgs.msg.ImageAnnotations;

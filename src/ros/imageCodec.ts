@@ -9,7 +9,7 @@ import {
   minStep,
   parseImageEncoding,
   requiredDataBytes,
-} from './imageEncoding';
+} from '../core/imageEncoding';
 import { readHeader, writeHeader, headerSize } from './headerCodec';
 import { RosHeader } from './rosHeader';
 

@@ -1,6 +1,6 @@
 import type * as Rclnodejs from 'rclnodejs';
 import { z } from 'zod';
-import { ConfigError } from '../config/configError';
+import { ConfigError } from '../core/configError';
 
 /** The policies of an output publisher a user may override, in rmw's own words. */
 export interface OutputQos {

@@ -1,6 +1,6 @@
 import type * as Rclnodejs from 'rclnodejs';
-import { detectionId } from '../heads/detectionId';
-import type { Detection, PersonPose } from '../heads/headResults';
+import { detectionId } from '../core/detectionId';
+import type { Detection, PersonPose } from '../core/headResults';
 import type { RosHeader } from './rosHeader';
 
 type Header = Rclnodejs.std_msgs.msg.Header;

@@ -1,4 +1,4 @@
-import type { Box } from '../heads/headResults';
+import type { Box } from '../core/headResults';
 
 /**
  * Constant-velocity Kalman filter on a box, state (cx, cy, w, h) and their velocities per frame,

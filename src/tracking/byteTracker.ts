@@ -1,4 +1,4 @@
-import type { Box, Detection } from '../heads/headResults';
+import type { Box, Detection } from '../core/headResults';
 import { boxIou } from './boxIou';
 import { BoxKalmanFilter } from './boxKalmanFilter';
 import { minCostAssignment } from './minCostAssignment';

@@ -1,4 +1,4 @@
-import type { Box } from '../heads/headResults';
+import type { Box } from '../core/headResults';
 import { boxIou } from './boxIou';
 import { minCostAssignment } from './minCostAssignment';
 

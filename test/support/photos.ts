@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { listPhotos, loadRgbFrame } from '../../src/photos/photoFrames';
-import type { Frame } from '../../src/engine/engineSession';
+import type { Frame } from '../../src/core/frame';
 import { repoPath } from './paths';
 
 export const PHOTO_DIR = repoPath('.cache', 'photos');

@@ -1,4 +1,4 @@
-import type { StageTimings } from '../../src/pipeline/modelPipeline';
+import type { StageTimings } from '../../src/core/pipelineResult';
 
 /** Timings of a result built by hand (pure-logic tests that never ran an engine). */
 export const NO_TIMINGS: StageTimings = {

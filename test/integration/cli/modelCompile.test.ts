@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadModelManifest } from '../../../src/config/modelManifest';
 import { DEFAULT_QNN_LIBRARY } from '../../../src/engine/engineOptions';
-import type { CompileReport } from '../../../src/model/compileHtpContext';
+import type { CompileReport } from '../../../src/cli/compile/compileHtpContext';
 import { ModelPipeline } from '../../../src/pipeline/modelPipeline';
 import { sha256File } from '../../../src/util/sha256File';
 import type { DetectionsMsg } from '../../support/rosClient';

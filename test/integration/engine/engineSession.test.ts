@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { EngineError } from '../../../src/engine/engineError';
-import type { Frame } from '../../../src/engine/engineSession';
+import { EngineError } from '../../../src/core/engineError';
+import type { Frame } from '../../../src/core/frame';
 import { EngineSession } from '../../../src/engine/engineSession';
 import { model, pattern, reference } from './engineFixtures';
 

@@ -8,9 +8,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EngineError } from '../../../src/engine/engineError';
+import { EngineError } from '../../../src/core/engineError';
 import { DEFAULT_QNN_LIBRARY } from '../../../src/engine/engineOptions';
-import type { Frame } from '../../../src/engine/engineSession';
+import type { Frame } from '../../../src/core/frame';
 import { EngineSession } from '../../../src/engine/engineSession';
 import { model, pattern } from './engineFixtures';
 

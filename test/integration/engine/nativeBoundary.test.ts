@@ -11,7 +11,11 @@ import type {
   NativeSession,
 } from '../../../src/engine/nativeAddon';
 import { nativeAddon } from '../../../src/engine/nativeAddon';
-import { encodingLayout, IMAGE_ENCODINGS, requiredDataBytes } from '../../../src/ros/imageEncoding';
+import {
+  encodingLayout,
+  IMAGE_ENCODINGS,
+  requiredDataBytes,
+} from '../../../src/core/imageEncoding';
 import { model, pattern } from './engineFixtures';
 
 /** conv.onnx ([1,3,32,48] float32) as toNativeOptions would describe it. */
@@ -220,7 +224,7 @@ describe('native addon boundary', function () {
       });
     }
 
-    it('accepts exactly the encodings of src/ros/imageEncoding.ts', async () => {
+    it('accepts exactly the encodings of src/core/imageEncoding.ts', async () => {
       for (const encoding of IMAGE_ENCODINGS) {
         const step = 8 * encodingLayout(encoding).rowBytesPerPixel;
         const data = pattern(requiredDataBytes(encoding, step, 8), 9);

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Frame, FrameEncoding } from '../../../src/engine/engineSession';
+import type { Frame, FrameEncoding } from '../../../src/core/frame';
 import { EngineSession } from '../../../src/engine/engineSession';
 import type { EngineOptionsInput } from '../../../src/engine/engineOptions';
 import type { RefSpec } from './engineFixtures';

@@ -5,8 +5,8 @@
  * pixels must hold the ramp value at the source position the planner's affine gives.
  */
 import * as assert from 'node:assert/strict';
-import { EngineError } from '../../../src/engine/engineError';
-import type { Frame } from '../../../src/engine/engineSession';
+import { EngineError } from '../../../src/core/engineError';
+import type { Frame } from '../../../src/core/frame';
 import { EngineSession } from '../../../src/engine/engineSession';
 import { mapPointToSource } from '../../../src/heads/mapBoxToSource';
 import { planHrnetCrop } from '../../../src/heads/planHrnetCrop';

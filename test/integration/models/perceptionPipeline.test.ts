@@ -5,7 +5,7 @@ import {
   parsePerceptionConfig,
 } from '../../../src/config/perceptionConfig';
 import { PerceptionPipeline } from '../../../src/pipeline/perceptionPipeline';
-import type { PersonPose } from '../../../src/heads/headResults';
+import type { PersonPose } from '../../../src/core/headResults';
 import { photoFrame } from '../../support/photos';
 
 const config = (over: Record<string, unknown>) =>

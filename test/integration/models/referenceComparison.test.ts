@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ModelPipeline } from '../../../src/pipeline/modelPipeline';
-import type { Detection } from '../../../src/heads/headResults';
+import type { Detection } from '../../../src/core/headResults';
 import { repoPath } from '../../support/paths';
 import { boxIou } from '../../support/boxIou';
 import { photoFrame, photoNames } from '../../support/photos';

@@ -8,9 +8,9 @@ import {
   parsePerceptionConfig,
 } from '../../../src/config/perceptionConfig';
 import { buildInstanceIdImage } from '../../../src/heads/buildInstanceIdImage';
-import { detectionId } from '../../../src/heads/detectionId';
-import type { Detection } from '../../../src/heads/headResults';
-import type { PipelineResult } from '../../../src/pipeline/modelPipeline';
+import { detectionId } from '../../../src/core/detectionId';
+import type { Detection } from '../../../src/core/headResults';
+import type { PipelineResult } from '../../../src/core/pipelineResult';
 import { PerceptionPipeline } from '../../../src/pipeline/perceptionPipeline';
 import { repoPath } from '../../support/paths';
 import { photoFrame } from '../../support/photos';

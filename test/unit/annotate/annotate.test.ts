@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import sharp from 'sharp';
 import { annotationSvg } from '../../../src/annotate/annotationSvg';
 import { labelTint } from '../../../src/annotate/labelTint';
-import { paletteColor } from '../../../src/annotate/palette';
+import { paletteColor } from '../../../src/core/palette';
 import { renderAnnotated } from '../../../src/annotate/renderAnnotated';
 
 describe('annotation rendering', function () {

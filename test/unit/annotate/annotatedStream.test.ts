@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { AnnotatedStream, AnnotatedSinks } from '../../../src/annotate/annotatedStream';
 import type { Annotation } from '../../../src/annotate/annotationTypes';
-import type { Frame } from '../../../src/engine/engineSession';
+import type { Frame } from '../../../src/core/frame';
 
 const frame = (encoding: Frame['encoding'] = 'rgb8'): Frame => ({
   data: new Uint8Array(8 * 6 * 3),

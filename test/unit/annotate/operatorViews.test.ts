@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { annotationSvg } from '../../../src/annotate/annotationSvg';
 import { blendLabelColors } from '../../../src/annotate/blendLabelColors';
 import { labelTint } from '../../../src/annotate/labelTint';
-import { paletteColor } from '../../../src/annotate/palette';
+import { paletteColor } from '../../../src/core/palette';
 import { resultAnnotation } from '../../../src/annotate/resultAnnotation';
 import { processorLabel, processorsLabel, StreamFigures } from '../../../src/annotate/statusBadge';
 import type { ModelManifest } from '../../../src/config/modelManifest';

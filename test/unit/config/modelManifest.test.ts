@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { REPO_ROOT } from '../../support/paths';
-import { ConfigError } from '../../../src/config/configError';
+import { ConfigError } from '../../../src/core/configError';
 import { loadModelManifest, parseModelManifest } from '../../../src/config/modelManifest';
 
 const root = REPO_ROOT;

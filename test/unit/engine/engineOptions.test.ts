@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { EngineError } from '../../../src/engine/engineError';
-import { parseEngineOptions, toNativeOptions } from '../../../src/engine/engineOptions';
+import { EngineError } from '../../../src/core/engineError';
+import { parseEngineOptions } from '../../../src/engine/engineOptions';
+import { toNativeOptions } from '../../../src/engine/nativeLoadOptions';
 import type { InputPlan } from '../../../src/engine/inputPlan';
 
 const PLAN: InputPlan = {

@@ -1,10 +1,6 @@
 import * as assert from 'node:assert/strict';
-import {
-  elementTypeFromCode,
-  ELEMENT_TYPES,
-  onnxElementCode,
-} from '../../../src/engine/elementType';
-import { EngineError } from '../../../src/engine/engineError';
+import { elementTypeFromCode, ELEMENT_TYPES, onnxElementCode } from '../../../src/core/elementType';
+import { EngineError } from '../../../src/core/engineError';
 import { parseEngineOptions } from '../../../src/engine/engineOptions';
 import type { ModelTensor } from '../../../src/engine/inputPlan';
 import { planInput } from '../../../src/engine/inputPlan';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { VoterClock } from '../../../src/engine/powerVoter';
 import { PowerVoter } from '../../../src/engine/powerVoter';
-import { POWER_PROFILES } from '../../../src/engine/powerProfiles';
+import { POWER_PROFILES } from '../../../src/core/powerProfiles';
 
 /** A manual clock: timers fire only when the test advances time past them. */
 class FakeClock implements VoterClock {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { decodeYoloDetections } from '../../../src/heads/decodeYoloDetections';
 import { letterboxTransform } from '../../../src/heads/letterboxTransform';
-import type { Tensor } from '../../../src/heads/tensor';
+import type { Tensor } from '../../../src/core/tensor';
 import { f32, near, throwsHead, yoloOutput } from './headTestUtils';
 
 // 3 classes, so channels = 7; identity transform (source 640x640 = network).

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { buildInstanceIdImage } from '../../../src/heads/buildInstanceIdImage';
 import { decodeYoloSegmentation, YoloSegOutputs } from '../../../src/heads/decodeYoloSegmentation';
-import type { InstanceMask } from '../../../src/heads/headResults';
+import type { InstanceMask } from '../../../src/core/headResults';
 import { letterboxTransform } from '../../../src/heads/letterboxTransform';
-import type { Tensor } from '../../../src/heads/tensor';
+import type { Tensor } from '../../../src/core/tensor';
 import { f32, throwsHead, yoloOutput } from './headTestUtils';
 
 const MH = 160;

@@ -3,7 +3,7 @@ import { colorizeLabelMap } from '../../../src/heads/colorizeLabelMap';
 import { countLabelPixels } from '../../../src/heads/countLabelPixels';
 import { decodeDeeplab } from '../../../src/heads/decodeDeeplab';
 import { letterboxTransform } from '../../../src/heads/letterboxTransform';
-import type { Tensor } from '../../../src/heads/tensor';
+import type { Tensor } from '../../../src/core/tensor';
 import { VOC_PALETTE } from '../../../src/heads/vocPalette';
 import { f32, throwsHead } from './headTestUtils';
 

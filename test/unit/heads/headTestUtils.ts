@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { HeadError, HeadErrorCode } from '../../../src/heads/headError';
-import type { Tensor } from '../../../src/heads/tensor';
+import type { Tensor } from '../../../src/core/tensor';
 
 export function f32(name: string, dims: number[], values?: ArrayLike<number>): Tensor {
   const n = dims.reduce((a, b) => a * b, 1);

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { decodeHrnetHeatmaps } from '../../../src/heads/decodeHrnetHeatmaps';
 import { planHrnetCrop } from '../../../src/heads/planHrnetCrop';
 import { mapPointToSource } from '../../../src/heads/mapBoxToSource';
-import type { ImageTransform, Tensor } from '../../../src/heads/tensor';
+import type { ImageTransform, Tensor } from '../../../src/core/tensor';
 import { f32, near, throwsHead } from './headTestUtils';
 
 const WH = 48;

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ConfigError } from '../../../src/config/configError';
+import { ConfigError } from '../../../src/core/configError';
 import { loadModelManifest, type ModelManifestData } from '../../../src/config/modelManifest';
 import { COCO_CLASS_NAMES } from '../../../src/heads/cocoClassNames';
 import {

@@ -2,13 +2,13 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ConfigError } from '../../../src/config/configError';
+import { ConfigError } from '../../../src/core/configError';
 import { findHtpSoc, htpSocFor } from '../../../src/config/htpSocs';
 import { loadModelManifest, type ModelManifest } from '../../../src/config/modelManifest';
 import { manifestEngineOptions } from '../../../src/pipeline/manifestEngineOptions';
-import type { RuntimeChoices } from '../../../src/pipeline/manifestEngineOptions';
+import type { RuntimeChoices } from '../../../src/pipeline/runtimeChoices';
 import { checkHtpContext, selectHtpContext } from '../../../src/pipeline/selectHtpContext';
-import { recordHtpContext } from '../../../src/model/recordHtpContext';
+import { recordHtpContext } from '../../../src/cli/compile/recordHtpContext';
 import { tempDir } from '../../support/onnxFiles';
 import { repoPath } from '../../support/paths';
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { personBoxes, personClassIds } from '../../../src/pipeline/topDownPose';
-import type { Detection } from '../../../src/heads/headResults';
+import type { Detection } from '../../../src/core/headResults';
 
 const det = (classId: number, x1: number): Detection => ({
   classId,

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import type { Detection, PersonPose } from '../../../src/heads/headResults';
-import type { PipelineResult } from '../../../src/pipeline/modelPipeline';
+import type { Detection, PersonPose } from '../../../src/core/headResults';
+import type { PipelineResult } from '../../../src/core/pipelineResult';
 import { NO_TIMINGS } from '../../support/stageTimings';
 import { carryPersonIds, trackPersons, trackResult } from '../../../src/pipeline/trackResult';
 import { ByteTracker } from '../../../src/tracking/byteTracker';

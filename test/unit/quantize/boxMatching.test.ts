@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { boxIou, matchDetections } from '../../../src/quantize/boxMatching';
-import type { Detection } from '../../../src/heads/headResults';
+import type { Detection } from '../../../src/core/headResults';
 
 const det = (
   x1: number,

@@ -5,9 +5,9 @@ import {
   thresholdFailures,
 } from '../../../src/quantize/agreementThresholds';
 import { reportRows } from '../../../src/quantize/validationReport';
-import type { PipelineResult } from '../../../src/pipeline/modelPipeline';
+import type { PipelineResult } from '../../../src/core/pipelineResult';
 import { NO_TIMINGS } from '../../support/stageTimings';
-import type { Detection, PersonPose } from '../../../src/heads/headResults';
+import type { Detection, PersonPose } from '../../../src/core/headResults';
 
 const timings = NO_TIMINGS;
 const det = (x: number, score: number, classId = 0): Detection => ({

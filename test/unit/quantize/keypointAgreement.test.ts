@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { COCO_OKS_SIGMAS, keypointAgreement } from '../../../src/quantize/keypointAgreement';
-import type { Keypoint } from '../../../src/heads/headResults';
+import type { Keypoint } from '../../../src/core/headResults';
 
 const kp = (x: number, y: number): Keypoint => ({ x, y, score: 1 });
 const box = { x1: 0, y1: 0, x2: 100, y2: 100 };

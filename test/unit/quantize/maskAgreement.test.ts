@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { instanceMaskIou, LabelMapAgreement } from '../../../src/quantize/maskAgreement';
-import type { InstanceMask } from '../../../src/heads/headResults';
+import type { InstanceMask } from '../../../src/core/headResults';
 
 /** A mask over region (x, y, w, h) with every pixel set. */
 const full = (x: number, y: number, width: number, height: number): InstanceMask => ({

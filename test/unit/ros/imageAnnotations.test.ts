@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { paletteColor } from '../../../src/annotate/palette';
-import type { Detection, PersonPose } from '../../../src/heads/headResults';
+import { paletteColor } from '../../../src/core/palette';
+import type { Detection, PersonPose } from '../../../src/core/headResults';
 import { COCO_SKELETON } from '../../../src/heads/cocoKeypoints';
 import {
   imageAnnotations,

@@ -7,7 +7,7 @@ import {
   Scene,
   stopAndGoScene,
 } from '../../../src/bench/trackingScenes';
-import type { Detection } from '../../../src/heads/headResults';
+import type { Detection } from '../../../src/core/headResults';
 import { ByteTracker } from '../../../src/tracking/byteTracker';
 import { BYTETRACK_DEFAULTS } from '../../../src/tracking/trackerOptions';
 import { MAX_TRACK_ID, TrackIdPool } from '../../../src/tracking/trackIdPool';

@@ -1,13 +1,15 @@
 import * as fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { HtpSoc } from '../config/htpSocs';
-import type { ModelManifest } from '../config/modelManifest';
-import { requireModelFiles } from '../config/modelManifest';
-import { EngineError } from '../engine/engineError';
-import type { Frame, ProviderReport, RunResult } from '../engine/engineSession';
-import { EngineSession } from '../engine/engineSession';
-import { manifestEngineOptions, modelFileFor, Precision } from '../pipeline/manifestEngineOptions';
-import { readTensorAsFloat } from '../heads/readTensorAsFloat';
+import type { HtpSoc } from '../../config/htpSocs';
+import type { ModelManifest } from '../../config/modelManifest';
+import { requireModelFiles } from '../../config/modelManifest';
+import { EngineError } from '../../core/engineError';
+import type { Frame } from '../../core/frame';
+import type { ProviderReport, RunResult } from '../../engine/engineSession';
+import { EngineSession } from '../../engine/engineSession';
+import { manifestEngineOptions, modelFileFor } from '../../pipeline/manifestEngineOptions';
+import { Precision } from '../../pipeline/runtimeChoices';
+import { readTensorAsFloat } from '../../heads/readTensorAsFloat';
 
 /**
  * Outputs of the compiled model may differ from the uncompiled run by this much, relative to the

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ConfigError } from '../config/configError';
-import type { HtpContextEntry } from '../config/modelManifest';
-import { parseModelManifest } from '../config/modelManifest';
+import { ConfigError } from '../../core/configError';
+import type { HtpContextEntry } from '../../config/modelManifest';
+import { parseModelManifest } from '../../config/modelManifest';
 
 /**
  * Adds (or replaces, for the same SoC and precision) a context binary entry in the manifest file

@@ -1,0 +1,28 @@
+/**
+ * What one model's pipeline returns for a frame, by task, with where the frame's time went: the
+ * vocabulary the nodes, annotation and INT8 validation share with the pipeline that makes it.
+ */
+import type { Detection, PersonPose, SegmentedDetection, SemanticMap } from './headResults';
+
+export interface StageTimings {
+  /** Summed over every engine run of the frame (HRNet runs once per person). */
+  readonly preprocessMs: number;
+  readonly inferenceMs: number;
+  /** Waiting for a libuv worker. */
+  readonly queueMs: number;
+  /** Engine calls from run() to their result in hand here (queue, preprocess, inference, return). */
+  readonly engineMs: number;
+  readonly headMs: number;
+  readonly totalMs: number;
+  readonly runs: number;
+}
+
+export type PipelineResult =
+  | { readonly task: 'detect'; readonly detections: Detection[]; readonly timings: StageTimings }
+  | { readonly task: 'pose'; readonly poses: PersonPose[]; readonly timings: StageTimings }
+  | {
+      readonly task: 'segment';
+      readonly instances: SegmentedDetection[];
+      readonly timings: StageTimings;
+    }
+  | { readonly task: 'semantic'; readonly map: SemanticMap; readonly timings: StageTimings };
