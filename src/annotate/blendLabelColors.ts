@@ -1,6 +1,6 @@
 import type { SemanticMap } from '../core/headResults';
 import { VOC_PALETTE } from '../heads/vocPalette';
-import type { RgbImage } from './renderAnnotated';
+import type { RgbImage } from '../core/rgbImage';
 
 /**
  * The camera image with each labelled pixel blended towards its class colour (PASCAL VOC palette):

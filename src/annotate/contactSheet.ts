@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { RgbImage } from './renderAnnotated';
+import type { RgbImage } from '../core/rgbImage';
 
 /** One picture of a contact sheet: an encoded image (JPEG, PNG) or packed rgb8 pixels. */
 export interface SheetTile {

@@ -3,13 +3,7 @@ import { loadSharp } from '../util/loadSharp';
 import { Annotation } from './annotationTypes';
 import { annotationSvg } from './annotationSvg';
 import { labelTint } from './labelTint';
-
-export interface RgbImage {
-  readonly width: number;
-  readonly height: number;
-  /** Tightly packed rgb8 pixels. */
-  readonly data: Uint8Array;
-}
+import type { RgbImage } from '../core/rgbImage';
 
 /**
  * Draws the annotation over the image and encodes it: JPEG for streams, PNG for files, or 'rgb8'

@@ -1,5 +1,5 @@
 import type { Frame } from '../core/frame';
-import type { RgbImage } from './renderAnnotated';
+import type { RgbImage } from '../core/rgbImage';
 
 /** Encodings the annotated stream can draw on (8-bit RGB/BGR with or without alpha, mono). */
 export const DRAWABLE_ENCODINGS: ReadonlySet<Frame['encoding']> = new Set<Frame['encoding']>([

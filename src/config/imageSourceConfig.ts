@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { packagePath } from '../packageRoot';
+import { MAX_IMAGE_DIMENSION } from '../core/imageEncoding';
 import { describeZodError } from '../core/configError';
 
 export const IMAGE_SOURCE_DEFAULTS = {
@@ -20,7 +21,7 @@ const schema = z.object({
   rate_hz: z.number().positive().max(1000),
   frame_id: z.string(),
   encoding: z.enum(['rgb8', 'bgr8', 'mono8']),
-  max_side: z.number().int().min(0).max(16384),
+  max_side: z.number().int().min(0).max(MAX_IMAGE_DIMENSION),
   loop: z.boolean(),
   publish_compressed: z.boolean(),
 });

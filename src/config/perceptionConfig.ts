@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { packagePath } from '../packageRoot';
+import { MAX_IMAGE_DIMENSION } from '../core/imageEncoding';
 import { describeZodError } from '../core/configError';
 import { findModelManifests } from './findModelManifests';
 import { POWER_PROFILE_NAMES } from '../core/powerProfiles';
@@ -172,7 +173,7 @@ export const PERCEPTION_PARAMETERS = {
     'most pictures per second on ~/annotated and ~/annotated/compressed; 0 = one per result',
   ),
   annotated_max_width: spec(
-    z.number().int().min(0).max(16384),
+    z.number().int().min(0).max(MAX_IMAGE_DIMENSION),
     1280,
     'frame',
     'wider annotated pictures are scaled down to this width (aspect kept); 0 = camera size',

@@ -1,22 +1,17 @@
 import type { Frame } from '../core/frame';
+import type { RgbImage } from '../core/rgbImage';
 import { toRgbImage } from '../annotate/toRgbImage';
 
-export interface PackedRgb {
-  readonly data: Buffer;
-  readonly width: number;
-  readonly height: number;
-}
-
 /**
- * A frame of any encoding the intake accepts as packed rgb8, for saving calibration images. YUV is
- * converted as the engine's preprocessing does (BT.601 limited range), so the calibration photo
- * holds the pixels the model will be fed from that camera.
+ * A frame of any encoding the intake accepts as packed rgb8, for saving calibration images: a
+ * packed rgb8 frame as it is (no copy), other 8-bit RGB/BGR/mono through toRgbImage, YUV converted
+ * as the engine's preprocessing does (BT.601 limited range), so the calibration photo holds the
+ * pixels the model will be fed from that camera.
  */
-export function framePixelsToRgb(frame: Frame): PackedRgb {
+export function framePixelsToRgb(frame: Frame): RgbImage {
   const e = frame.encoding;
   if (e !== 'yuv422' && e !== 'yuyv' && e !== 'nv12') {
-    const img = toRgbImage(frame);
-    return { data: Buffer.from(img.data), width: img.width, height: img.height };
+    return toRgbImage(frame);
   }
   const { width, height, step, data } = frame;
   const out = Buffer.alloc(width * height * 3);

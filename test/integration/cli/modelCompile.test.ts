@@ -19,6 +19,7 @@ import { useRosTestBed } from '../../support/rosTestBed';
 import { tempDir } from '../../support/onnxFiles';
 import { type CliRun as Run, errorLines, runCli } from '../../support/cliRun';
 import { repoPath } from '../../support/paths';
+import { quantizedFall } from '../../support/quantizedFall';
 
 const FALL_DIR = repoPath('models', 'yolov8-fall');
 
@@ -92,28 +93,14 @@ describe('htp-perception model compile', function () {
       bootstrapBefore = snapshot(FALL_DIR);
       // The user's path, as docs/models.md tells it: only the Ultralytics export (linked, read
       // only) in a folder of its own, then import -> quantize (calibrated and validated as the
-      // bootstrap does) -> compile. Every file the commands write is new in that folder.
-      dir = tempDir('htp-compile-');
-      fs.symlinkSync(path.join(FALL_DIR, 'yolov8s-fall.onnx'), path.join(dir, 'yolov8s-fall.onnx'));
-      manifestPath = path.join(dir, 'yolov8s-fall.manifest.json');
-      const imported = cli(['model', 'import', path.join(dir, 'yolov8s-fall.onnx')]);
-      assert.equal(imported.status, 0, `${imported.stdout}\n${imported.stderr}`);
+      // bootstrap does; shared with the quantize tests, test/support/quantizedFall.ts) -> compile.
+      // Every file the commands write is new in that folder.
+      const fall = quantizedFall();
+      dir = fall.dir;
+      manifestPath = fall.manifest;
+      assert.equal(fall.imported.status, 0, `${fall.imported.stdout}\n${fall.imported.stderr}`);
       assert.ok(fs.existsSync(manifestPath), `model import wrote no ${manifestPath}`);
-      const quantized = cli(
-        [
-          'model',
-          'quantize',
-          manifestPath,
-          '--images',
-          repoPath('.cache', 'photos'),
-          '--holdout',
-          repoPath('.cache', 'photos-holdout'),
-          '--min-match-rate',
-          '0.5',
-        ],
-        600_000,
-      );
-      assert.equal(quantized.status, 0, `${quantized.stdout}\n${quantized.stderr}`);
+      assert.equal(fall.quantized.status, 0, `${fall.quantized.stdout}\n${fall.quantized.stderr}`);
       // Same recipe, same photos: the INT8 file the bootstrap made, byte for byte.
       assert.equal(
         sha256File(path.join(dir, 'yolov8s-fall.int8.qdq.onnx')),

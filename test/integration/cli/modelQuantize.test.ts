@@ -4,10 +4,15 @@ import * as path from 'node:path';
 import sharp from 'sharp';
 import { loadModelManifest } from '../../../src/config/modelManifest';
 import { loadRgbFrame } from '../../../src/photos/photoFrames';
-import { splitEveryNth } from '../../../src/quantize/calibrationSplit';
 import { PHOTO_DIR, photoNames } from '../../support/photos';
 import { CLI_MAIN, type CliRun as Run, errorLines, runCli } from '../../support/cliRun';
 import { repoPath } from '../../support/paths';
+import {
+  CALIBRATION_DIR,
+  HOLDOUT_DIR,
+  type QuantizedFall,
+  quantizedFall,
+} from '../../support/quantizedFall';
 import { tempDir } from '../../support/onnxFiles';
 import { type RunningProcess, startNode, startProcess } from '../../support/rosProcess';
 
@@ -82,34 +87,20 @@ describe('htp-perception model quantize (real quantizer, real engine, real model
 
   describe('yolov8s-fall from its FP32 file, validated on held-out photos', function () {
     const dir = tempDir('htp-quantize-');
+    let fall: QuantizedFall;
     let manifest: string;
-    let holdout: string;
-    let calibration: string;
+    let json: string;
     let run: Run;
-    const json = path.join(dir, 'report.json');
+    /** Three photos: too few to split into calibration and validation. */
+    let three: string;
 
     before(function () {
-      manifest = modelCopy(dir, 'yolov8-fall', 'yolov8s-fall');
-      // The split the command would make itself, as two folders: 10 calibrate, 3 validate.
-      const split = splitEveryNth(photoNames());
-      calibration = photoFolder(dir, 'calibration', split.calibration);
-      holdout = photoFolder(dir, 'holdout', split.holdout);
-      // Quantizing yolov8s takes about a minute: once for the suite.
-      run = cli([
-        'model',
-        'quantize',
-        manifest,
-        '--images',
-        calibration,
-        '--holdout',
-        holdout,
-        '--json',
-        json,
-        '--min-match-rate',
-        '0.5',
-        '--threads',
-        '2',
-      ]);
+      // import + quantize with the bootstrap's recipe, once for this suite and the compile tests.
+      fall = quantizedFall();
+      assert.equal(fall.imported.status, 0, `${fall.imported.stdout}\n${fall.imported.stderr}`);
+      ({ manifest, json } = fall);
+      run = fall.quantized;
+      three = photoFolder(dir, 'three', photoNames().slice(0, 3));
     });
 
     it('writes files.int8, reports agreement per image and in JSON, exits 0 within thresholds', function () {
@@ -135,15 +126,15 @@ describe('htp-perception model quantize (real quantizer, real engine, real model
       assert.deepEqual(r.notes, []);
       assert.deepEqual(
         r.calibration.images.map((f) => path.basename(f)),
-        fs.readdirSync(calibration).sort(),
+        fs.readdirSync(CALIBRATION_DIR).sort(),
       );
       assert.deepEqual(
         r.validation.images.map((f) => path.basename(f)),
-        fs.readdirSync(holdout).sort(),
+        fs.readdirSync(HOLDOUT_DIR).sort(),
       );
       assert.equal(r.validation.rule, 'the --holdout folder');
       const d = r.agreement.detections!;
-      assert.equal(r.agreement.images, 3);
+      assert.equal(r.agreement.images, fs.readdirSync(HOLDOUT_DIR).length);
       assert.ok(d.fp32 > 0, 'FP32 finds something on the held-out photos');
       assert.ok(d.matchRate >= 0.5 && d.matchRate <= 1);
       assert.ok(d.meanIou !== null && d.meanIou >= 0.5 && d.meanIou <= 1);
@@ -152,7 +143,10 @@ describe('htp-perception model quantize (real quantizer, real engine, real model
       assert.deepEqual([r.passed, r.failures], [true, []]);
       assert.match(
         run.stdout,
-        /quantizing yolov8s-fall\.onnx on 10 calibration image\(s\); validating on 3/,
+        new RegExp(
+          `quantizing yolov8s-fall\\.onnx on ${photoNames().length} calibration image\\(s\\); ` +
+            `validating on ${fs.readdirSync(HOLDOUT_DIR).length}`,
+        ),
       );
       assert.match(
         run.stdout,
@@ -162,15 +156,16 @@ describe('htp-perception model quantize (real quantizer, real engine, real model
     });
 
     it('a threshold INT8 cannot meet: exit 1, the miss named on stdout and in the JSON', function () {
+      const missJson = path.join(dir, 'threshold-miss.json');
       const r = cli([
         'model',
         'quantize',
         manifest,
         '--validate-only',
         '--holdout',
-        holdout,
+        HOLDOUT_DIR,
         '--json',
-        json,
+        missJson,
         '--max-score-drift',
         '0',
         '--min-box-iou',
@@ -181,7 +176,7 @@ describe('htp-perception model quantize (real quantizer, real engine, real model
         r.stdout,
         /INT8 is NOT good enough: --min-box-iou 1: got 0\.\d{3}; --max-score-drift 0: got 0\.\d{3}/,
       );
-      const j = readJson(json);
+      const j = readJson(missJson);
       assert.equal(j.passed, false);
       assert.equal(j.failures.length, 2);
     });
@@ -189,11 +184,11 @@ describe('htp-perception model quantize (real quantizer, real engine, real model
     it('bad usage and bad input: exit 2 with one line saying what is wrong', function () {
       const cases: [string[], RegExp][] = [
         [
-          ['model', 'quantize', manifest, '--images', calibration, '--min-miou', '0.9'],
+          ['model', 'quantize', manifest, '--images', CALIBRATION_DIR, '--min-miou', '0.9'],
           /--min-miou does not apply to yolov8s-fall \(task detect\)/,
         ],
         [
-          ['model', 'quantize', 'no-such-model', '--images', calibration],
+          ['model', 'quantize', 'no-such-model', '--images', CALIBRATION_DIR],
           /no-such-model: no model of that name under models\/ and no such manifest file/,
         ],
         [
@@ -201,11 +196,21 @@ describe('htp-perception model quantize (real quantizer, real engine, real model
           /--images .*nope: no such folder/,
         ],
         [
-          ['model', 'quantize', manifest, '--images', calibration, '--holdout', calibration],
-          /--holdout shares 10 image\(s\) with the calibration images/,
+          [
+            'model',
+            'quantize',
+            manifest,
+            '--images',
+            CALIBRATION_DIR,
+            '--holdout',
+            CALIBRATION_DIR,
+          ],
+          new RegExp(
+            `--holdout shares ${photoNames().length} image\\(s\\) with the calibration images`,
+          ),
         ],
         [
-          ['model', 'quantize', manifest, '--images', holdout],
+          ['model', 'quantize', manifest, '--images', three],
           /3 image\(s\) leave none for validation.*--holdout DIR/,
         ],
         [
@@ -214,7 +219,7 @@ describe('htp-perception model quantize (real quantizer, real engine, real model
             'quantize',
             repoPath('models', 'yolov8-fall', 'yolov8s-fall.onnx'),
             '--images',
-            calibration,
+            CALIBRATION_DIR,
           ],
           /quantize needs a manifest; run 'htp-perception model import/,
         ],
@@ -233,7 +238,7 @@ describe('htp-perception model quantize (real quantizer, real engine, real model
         'quantize',
         manifest,
         '--images',
-        calibration,
+        CALIBRATION_DIR,
         '--python',
         path.join(dir, 'no-python'),
       ]);

@@ -16,6 +16,13 @@ describe('frame pixels to rgb8 for calibration PNGs', () => {
     assert.deepEqual([...out.data], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   });
 
+  it('hands a packed rgb8 frame on as it is, without a copy', () => {
+    const data = Buffer.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    const out = framePixelsToRgb({ data, width: 2, height: 2, step: 6, encoding: 'rgb8' });
+    assert.equal(out.data, data);
+    assert.deepEqual([out.width, out.height], [2, 2]);
+  });
+
   it('yuyv, uyvy (ROS yuv422) and nv12 of one grey level agree', () => {
     const grey = bt601LimitedToRgb(126, 128, 128);
     const expect = [...grey, ...grey, ...grey, ...grey];
