@@ -2,23 +2,27 @@ import type * as Rclnodejs from 'rclnodejs';
 import type { AnnotatedSinks } from '../annotate/annotatedStream';
 import { encodeCompressedImage } from '../ros/compressedImageCodec';
 import { encodeImage } from '../ros/imageCodec';
-import { createOutputPublisher, IMAGE_QOS } from '../ros/publisherQos';
+import { IMAGE_QOS } from '../ros/publisherQos';
 import type { RosHeader } from '../ros/rosHeader';
+import { WatchedPublisher } from '../ros/watchedPublisher';
 
 /**
  * ~/annotated (rgb8) and ~/annotated/compressed (JPEG): the operators' picture, each drawn only
  * while someone subscribes to it. The context the annotated stream carries is the image header.
  */
 export class AnnotatedOutput implements AnnotatedSinks<RosHeader> {
-  private readonly raw: Rclnodejs.Publisher<'sensor_msgs/msg/Image'>;
-  private readonly jpeg: Rclnodejs.Publisher<'sensor_msgs/msg/CompressedImage'>;
+  private readonly raw: WatchedPublisher<'sensor_msgs/msg/Image'>;
+  private readonly jpeg: WatchedPublisher<'sensor_msgs/msg/CompressedImage'>;
 
-  constructor(
-    rcl: typeof Rclnodejs,
-    private readonly node: Rclnodejs.Node,
-  ) {
-    this.raw = createOutputPublisher(rcl, node, 'sensor_msgs/msg/Image', '~/annotated', IMAGE_QOS);
-    this.jpeg = createOutputPublisher(
+  constructor(rcl: typeof Rclnodejs, node: Rclnodejs.Node) {
+    this.raw = WatchedPublisher.create(
+      rcl,
+      node,
+      'sensor_msgs/msg/Image',
+      '~/annotated',
+      IMAGE_QOS,
+    );
+    this.jpeg = WatchedPublisher.create(
       rcl,
       node,
       'sensor_msgs/msg/CompressedImage',
@@ -27,12 +31,13 @@ export class AnnotatedOutput implements AnnotatedSinks<RosHeader> {
     );
   }
 
+  // The annotated stream counts the pictures nobody wanted itself (one offer asks both).
   wantsJpeg(): boolean {
-    return this.node.countSubscribers(this.jpeg.topic) > 0;
+    return this.jpeg.watched();
   }
 
   wantsRaw(): boolean {
-    return this.node.countSubscribers(this.raw.topic) > 0;
+    return this.raw.watched();
   }
 
   publishJpeg(jpeg: Buffer, header: RosHeader): void {
@@ -53,7 +58,7 @@ export class AnnotatedOutput implements AnnotatedSinks<RosHeader> {
   }
 
   destroy(): void {
-    this.node.destroyPublisher(this.raw);
-    this.node.destroyPublisher(this.jpeg);
+    this.raw.destroy();
+    this.jpeg.destroy();
   }
 }

@@ -1,13 +1,7 @@
 import type * as Rclnodejs from 'rclnodejs';
 import { AnnotationContext, imageAnnotations, PublishedResult } from '../ros/imageAnnotations';
-import { createOutputPublisher, RESULT_QOS } from '../ros/publisherQos';
-
-export interface ImageAnnotationsStats {
-  /** Messages published on ~/annotations. */
-  readonly published: number;
-  /** Results not turned into annotations because nobody subscribed. */
-  readonly unwatched: number;
-}
+import { RESULT_QOS } from '../ros/publisherQos';
+import { WatchedPublisher, type WatchedPublisherStats } from '../ros/watchedPublisher';
 
 /**
  * ~/annotations (foxglove_msgs/ImageAnnotations): boxes, labels and skeletons that Foxglove draws
@@ -15,15 +9,14 @@ export interface ImageAnnotationsStats {
  * while someone subscribes (one subscriber count per result, no pixels touched).
  */
 export class ImageAnnotationsOutput {
-  private readonly publisher: Rclnodejs.Publisher<'foxglove_msgs/msg/ImageAnnotations'>;
-  private counts = { published: 0, unwatched: 0 };
+  private readonly out: WatchedPublisher<'foxglove_msgs/msg/ImageAnnotations'>;
 
   constructor(
     rcl: typeof Rclnodejs,
-    private readonly node: Rclnodejs.Node,
+    node: Rclnodejs.Node,
     private readonly style: Pick<AnnotationContext, 'classNames' | 'skeleton'>,
   ) {
-    this.publisher = createOutputPublisher(
+    this.out = WatchedPublisher.create(
       rcl,
       node,
       'foxglove_msgs/msg/ImageAnnotations',
@@ -32,21 +25,17 @@ export class ImageAnnotationsOutput {
     );
   }
 
-  get stats(): ImageAnnotationsStats {
-    return { ...this.counts };
+  /** published: messages on ~/annotations; unwatched: results not annotated, nobody subscribed. */
+  get stats(): WatchedPublisherStats {
+    return this.out.stats;
   }
 
   offer(result: PublishedResult | undefined, width: number, height: number): void {
-    if (!result) return;
-    if (this.node.countSubscribers(this.publisher.topic) === 0) {
-      this.counts.unwatched++;
-      return;
-    }
-    this.publisher.publish(imageAnnotations(result, { ...this.style, width, height }));
-    this.counts.published++;
+    if (!result || !this.out.watched()) return;
+    this.out.publish(imageAnnotations(result, { ...this.style, width, height }));
   }
 
   destroy(): void {
-    this.node.destroyPublisher(this.publisher);
+    this.out.destroy();
   }
 }

@@ -8,14 +8,15 @@ import type { PerceptionPipeline } from '../pipeline/perceptionPipeline';
 import type { PublishedResult } from '../ros/imageAnnotations';
 import type { RosHeader } from '../ros/rosHeader';
 import { AnnotatedOutput } from './annotatedOutput';
-import { ImageAnnotationsOutput, ImageAnnotationsStats } from './imageAnnotationsOutput';
-import { SegmentationColorOutput, SegmentationColorStats } from './segmentationColorOutput';
+import { ImageAnnotationsOutput } from './imageAnnotationsOutput';
+import { SegmentationColorOutput } from './segmentationColorOutput';
+import type { WatchedPublisherStats } from '../ros/watchedPublisher';
 
 export interface OperatorViewStats {
   readonly annotated: AnnotatedStreamStats;
-  readonly segmentationColor: SegmentationColorStats | undefined;
+  readonly segmentationColor: WatchedPublisherStats | undefined;
   /** ~/annotations; undefined for semantic models (no boxes to draw). */
-  readonly annotations: ImageAnnotationsStats | undefined;
+  readonly annotations: WatchedPublisherStats | undefined;
 }
 
 /**

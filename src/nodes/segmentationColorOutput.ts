@@ -4,29 +4,20 @@ import { DRAWABLE_ENCODINGS, toRgbImage } from '../annotate/toRgbImage';
 import type { Frame } from '../core/frame';
 import type { SemanticMap } from '../core/headResults';
 import { encodeImage } from '../ros/imageCodec';
-import { createOutputPublisher, IMAGE_QOS } from '../ros/publisherQos';
+import { IMAGE_QOS } from '../ros/publisherQos';
 import type { RosHeader } from '../ros/rosHeader';
-
-export interface SegmentationColorStats {
-  readonly published: number;
-  /** Maps nobody watched: no colour work done. */
-  readonly unwatched: number;
-}
+import { WatchedPublisher, type WatchedPublisherStats } from '../ros/watchedPublisher';
 
 /**
  * ~/segmentation/color (rgb8): a semantic model's classes in the PASCAL VOC colours, blended over
  * the camera image, for rviz and Foxglove users. Made only while someone subscribes.
  */
 export class SegmentationColorOutput {
-  private readonly publisher: Rclnodejs.Publisher<'sensor_msgs/msg/Image'>;
-  private counts = { published: 0, unwatched: 0 };
+  private readonly out: WatchedPublisher<'sensor_msgs/msg/Image'>;
   private pending: (() => void) | undefined;
 
-  constructor(
-    rcl: typeof Rclnodejs,
-    private readonly node: Rclnodejs.Node,
-  ) {
-    this.publisher = createOutputPublisher(
+  constructor(rcl: typeof Rclnodejs, node: Rclnodejs.Node) {
+    this.out = WatchedPublisher.create(
       rcl,
       node,
       'sensor_msgs/msg/Image',
@@ -35,8 +26,9 @@ export class SegmentationColorOutput {
     );
   }
 
-  get stats(): SegmentationColorStats {
-    return { ...this.counts };
+  /** unwatched: maps nobody watched, no colour work done. */
+  get stats(): WatchedPublisherStats {
+    return this.out.stats;
   }
 
   /**
@@ -45,10 +37,7 @@ export class SegmentationColorOutput {
    * blended.
    */
   offer(frame: Frame, map: SemanticMap, header: RosHeader, opacity: number): void {
-    if (this.node.countSubscribers(this.publisher.topic) === 0) {
-      this.counts.unwatched++;
-      return;
-    }
+    if (!this.out.watched()) return;
     const first = this.pending === undefined;
     this.pending = () => this.publish(frame, map, header, opacity);
     if (first) {
@@ -66,7 +55,7 @@ export class SegmentationColorOutput {
       ? toRgbImage(frame)
       : { width: map.width, height: map.height, data: new Uint8Array(map.width * map.height * 3) };
     const rgb = blendLabelColors(base, map, DRAWABLE_ENCODINGS.has(frame.encoding) ? opacity : 1);
-    this.publisher.publish(
+    this.out.publish(
       encodeImage({
         header,
         height: map.height,
@@ -76,11 +65,10 @@ export class SegmentationColorOutput {
         data: rgb,
       }),
     );
-    this.counts.published++;
   }
 
   destroy(): void {
     this.pending = undefined;
-    this.node.destroyPublisher(this.publisher);
+    this.out.destroy();
   }
 }
