@@ -13,7 +13,9 @@ const DESIGN = path.join(__dirname, 'docs', 'DESIGN.md');
 const HEADING = '## Layers and what each may touch';
 /** Names in the imports column that are not folders of src/. */
 const FILE_LAYERS = { packageRoot: 'src/packageRoot\\.ts$', index: 'src/index\\.ts$' };
-const PACKAGES = { rclnodejs: '(node_modules/)?rclnodejs(/|$)' };
+// A package resolves to node_modules/<name>/... (above the cruised folder, a path with ../),
+// or stays its bare name when it cannot be resolved.
+const PACKAGES = { rclnodejs: ['(^|/)node_modules/rclnodejs/', '^rclnodejs$'] };
 
 function fail(message) {
   throw new Error(`.dependency-cruiser.cjs: ${message} (docs/DESIGN.md, "${HEADING}")`);
@@ -74,7 +76,7 @@ function layerRules(rows) {
     const own = layerPattern(r.name);
     const allowedSrc = r.allowed.filter((a) => !PACKAGES[a]).map(layerPattern);
     const forbiddenPackages = Object.keys(PACKAGES).filter((p) => !r.allowed.includes(p));
-    const targets = ['src/', ...forbiddenPackages.map((p) => PACKAGES[p])];
+    const targets = ['^src/', ...forbiddenPackages.flatMap((p) => PACKAGES[p])];
     return {
       name: `layer-${r.name}`,
       severity: 'error',
@@ -82,7 +84,7 @@ function layerRules(rows) {
         `${r.where} may import only ${r.allowed.length ? r.allowed.join(', ') : 'nothing of src/'}` +
         ' (docs/DESIGN.md, layer table)',
       from: { path: `^${own}` },
-      to: { path: `^(${targets.join('|')})`, pathNot: `^(${[own, ...allowedSrc].join('|')})` },
+      to: { path: targets, pathNot: `^(${[own, ...allowedSrc].join('|')})` },
     };
   });
 }

@@ -97,8 +97,20 @@ describe('npm run bench:e2e (smoke: a few frames, Ultralytics skipped)', functio
           0.011,
         at,
       );
-      // The node's own span is inside the frame's e2e time and holds at least its preprocessing.
-      assert.ok(n('node_stages_ms_p50') > 0 && n('node_stages_ms_p50') <= n('e2e_ms_p50'), at);
+      // The node's own span holds its preprocessing and inference on every frame, so its median
+      // is at least theirs (same frames, the node's window). Against e2e_ms_p50 no such bound
+      // holds: that median is the receiver's over the paced frames only, while the node's window
+      // also holds the warm-up frames, slower before V8 has compiled the per-frame code.
+      const stages = r.stages_ms_p50 as Record<string, number>;
+      assert.ok(n('node_stages_ms_p50') > 0, at);
+      assert.ok(
+        n('node_stages_ms_p50') >= (stages.preprocess ?? Infinity),
+        `${at}: span < preprocess`,
+      );
+      assert.ok(
+        n('node_stages_ms_p50') >= (stages.inference ?? Infinity),
+        `${at}: span < inference`,
+      );
       assert.ok(n('node_cpu_ms_per_frame') > 0, at);
       if (standin) {
         // The stand-in computes nothing: its inference is a small fraction of a real model's.
@@ -106,7 +118,6 @@ describe('npm run bench:e2e (smoke: a few frames, Ultralytics skipped)', functio
       }
       assert.ok(n('fps_30hz') > 0, `${at}: nothing detected at 30 Hz`);
       assert.ok(n('paced_frames') + n('paced_lost') === 4, at);
-      const stages = r.stages_ms_p50 as Record<string, number>;
       for (const s of NODE_STAGES) {
         assert.ok(Number.isFinite(stages[s]), `${at}: stage ${s}`);
         // dds_in subtracts two clocks' readings; every other stage is one clock's difference.
