@@ -1,5 +1,5 @@
 // Input rows read straight from packed 8-bit camera bytes when the resize lands on the source
-// pixel grid exactly (sync, pure, no N-API; used by preprocess.cc).
+// pixel grid exactly (sync, pure, no N-API; used by bilinear_resample.cc).
 //
 // Two scales are common enough on robots to matter and sample the source on its own grid:
 //  - 1:1 (a 640x480 camera into a 640x640 letterbox): every input pixel is one source pixel;

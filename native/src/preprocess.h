@@ -1,5 +1,6 @@
 // Fused preprocessing: raw camera bytes -> network input tensor in one pass (sync, pure, no N-API).
-// Throws EngineError (ERR_FRAME_INVALID, ERR_ROI_INVALID) on bad geometry.
+// Throws EngineError (ERR_FRAME_INVALID, ERR_ROI_INVALID) on bad geometry. The frame is checked
+// here; where pixels sample from is resize_plan.h, the pass itself bilinear_resample.h.
 #pragma once
 #include <cstddef>
 #include <cstdint>
