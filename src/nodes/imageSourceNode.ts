@@ -14,7 +14,7 @@ import { runNodeProcess } from './runNodeProcess';
 
 /**
  * A camera stand-in for demos and tests: publishes real photos from a folder as sensor_msgs/Image
- * (best effort, like a camera driver) at a fixed rate, each stamped with the current ROS time.
+ * (reliable, keep last 1: default-QoS viewers and sensor-data subscribers both match) at a fixed rate, each stamped with the current ROS time.
  */
 export class ImageSourceNode {
   readonly node: Rclnodejs.Node;

@@ -48,8 +48,8 @@ if (require.main === module) {
       ...PERCEPTION_HELP.descriptions,
     },
     topics: [
-      'usage: perception_container --ros-args --params-file config/pipelines.yaml -r image:=/camera/image_raw',
-      ...PERCEPTION_HELP.topics.map((t) => t.replace('~/', '<pipeline>/')),
+      'e.g.: perception_container --ros-args --params-file config/pipelines.yaml -r image:=/camera/image_raw',
+      ...PERCEPTION_HELP.topics.map((t) => t.replaceAll('~/', '<pipeline>/')),
     ],
     start,
   });

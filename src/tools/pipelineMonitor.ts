@@ -1,5 +1,6 @@
 /**
- * pipeline_monitor <pipeline> [<pipeline> ...] [--seconds N] [--save DIR]: watches perception
+ * pipeline_monitor <pipeline> [<pipeline> ...] [--seconds N] [--save DIR] [--contact-sheet FILE]:
+ * watches perception
  * pipelines over ROS 2 like an operator would. Per pipeline: result messages per second, latency
  * from the image stamp to arrival, what it finds (detections per class from LabelInfo, people and
  * keypoints, segmented classes), where its models run (from its diagnostics), and its annotated
@@ -21,10 +22,10 @@ import { printedHelp } from '../util/commandHelp';
 
 /** Printed by --help: this file's header. */
 const USAGE = `usage: node dist/src/tools/pipelineMonitor.js <pipeline> [<pipeline> ...] [--seconds N] [--save DIR]
+       [--contact-sheet FILE]
 
-pipeline_monitor <pipeline> [<pipeline> ...] [--seconds N] [--save DIR]: watches perception
-pipelines over ROS 2 like an operator would. Per pipeline: result messages per second, latency
-from the image stamp to arrival, what it finds (detections per class from LabelInfo, people and
+pipeline_monitor: watches perception pipelines over ROS 2 like an operator would. Per pipeline:
+result messages per second, latency from the image stamp to arrival, what it finds (detections per class from LabelInfo, people and
 keypoints, segmented classes), where its models run (from its diagnostics), and its annotated
 JPEG stream (the last frame saved to DIR/<pipeline>.jpg). With --contact-sheet FILE, a PNG of the
 last annotated frames of every pipeline and the semantic colour view. Exit code 1 when a
