@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { DEFAULT_QNN_LIBRARY } from '../engine/engineOptions';
 import { PACKAGE_ROOT } from '../packageRoot';
 import type { CommandResult } from './cliErrors';
-import { deviceChecks } from './doctor/deviceChecks';
+import { type ContextTarget, contextRows } from './doctor/contextChecks';
+import { boardSoc, deviceChecks } from './doctor/deviceChecks';
 import { type DoctorRow, doctorExitCode, formatDoctorTable } from './doctor/doctorRow';
 import {
   addonRow,
@@ -19,11 +20,13 @@ export const DOCTOR_HELP = `usage: htp-perception doctor [--json] [--root DIR] [
 Checks that this machine can run htp_perception on the Hexagon HTP, one row per check, with the
 fix under every failed row.
   Software stack: ROS 2 environment and middleware, rclnodejs, the engine addon and its ONNX
-  Runtime, the QNN provider library, every model manifest against its model file.
-  HTP device (QCS6490 class): CDSP firmware running, /dev/fastrpc-cdsp present and openable,
-  libcdsprpc, the v68 stub and skel where QNN looks, then a tiny QDQ graph run through QNN with
-  every node on the HTP (proof of offload). On an x86-64 host there is no HTP device: the graph
-  runs on QNN's x86-64 simulator and is labelled so.
+  Runtime, the QNN provider library, every model manifest against its model file, every
+  compiled context binary a manifest records (present, compiled from the current model file,
+  built for this board's SoC) and one row naming the models without any.
+  HTP device (QCS6490 class): the SoC, CDSP firmware running, /dev/fastrpc-cdsp present and
+  openable, libcdsprpc, the v68 stub and skel where QNN looks, then a tiny QDQ graph run through
+  QNN with every node on the HTP (proof of offload). On an x86-64 host there is no HTP device:
+  the graph runs on QNN's x86-64 simulator and is labelled so.
 
 options:
   --json          print the rows as JSON ({ok, rows: [{section, check, status, detail, fix?}]})
@@ -56,15 +59,23 @@ function identity(): { uid: number; gids: number[]; user: string } {
 }
 
 export function doctorRows(o: DoctorOptions): DoctorRow[] {
+  // The board paths only mean something on an arm64 board, or under a fixture root.
+  const simulated = process.arch !== 'arm64' && o.root === '/';
+  const board = simulated ? undefined : boardSoc(o.root);
+  const target: ContextTarget = {
+    ...(board !== undefined ? { board } : {}),
+    noBoard: simulated
+      ? 'no HTP device on this host'
+      : "this board's SoC is unknown, see the SoC row",
+  };
   const rows: DoctorRow[] = [
     ...rosRows(process.env),
     rclnodejsRow(process.env),
     addonRow(),
     qnnRow(DEFAULT_QNN_LIBRARY),
     ...manifestRows(o.modelsDir),
+    ...contextRows(o.modelsDir, target),
   ];
-  // The board paths only mean something on an arm64 board, or under a fixture root.
-  const simulated = process.arch !== 'arm64' && o.root === '/';
   if (simulated) {
     rows.push({
       section: 'device',

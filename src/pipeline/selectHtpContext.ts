@@ -33,23 +33,61 @@ export function selectHtpContext(
       c.socModel === htp.data.soc_model,
   );
   if (!entry) return undefined;
-  return { entry, path: path.resolve(path.dirname(m.manifestPath), entry.file) };
+  return { entry, path: htpContextPath(m, entry) };
+}
+
+/** Absolute path of a recorded context binary (entries are relative to the manifest's folder). */
+export function htpContextPath(m: ModelManifest, entry: HtpContextEntry): string {
+  return path.resolve(path.dirname(m.manifestPath), entry.file);
+}
+
+/** The command that compiles `model` (a name under models/ or a manifest path) for one SoC. */
+export function htpCompileCommand(
+  model: string,
+  target: Pick<HtpContextEntry, 'soc' | 'precision'>,
+  force: boolean,
+): string {
+  return `htp-perception model compile ${model} --soc ${target.soc} --precision ${target.precision}${force ? ' --force' : ''}`;
+}
+
+/**
+ * Whether a recorded binary can be loaded as is: `missing` (the engine would otherwise compile and
+ * write it there), `source-missing` (the model file it was compiled from is gone, so staleness
+ * cannot be judged), `stale` (that model file's SHA-256 is no longer the recorded one: compiled
+ * from another version, e.g. re-quantized since) or `usable`. Reads the files, never throws for
+ * them; the one staleness rule for nodes (checkHtpContext) and `doctor`.
+ */
+export function htpContextState(
+  m: ModelManifest,
+  entry: HtpContextEntry,
+): { readonly state: 'usable' | 'missing' | 'source-missing' | 'stale'; readonly source?: string } {
+  const source = entry.precision === 'int8' ? m.modelPaths.int8 : m.modelPaths.fp32;
+  if (!fs.existsSync(htpContextPath(m, entry))) return { state: 'missing' };
+  if (source === undefined) return { state: 'stale' };
+  if (!fs.existsSync(source)) return { state: 'source-missing', source };
+  return { state: sha256File(source) === entry.sourceSha256 ? 'usable' : 'stale', source };
 }
 
 /**
  * Refuses a selected binary that is missing (the engine would otherwise compile and write it
- * there) or stale (compiled from a model file that has changed since), naming the fix.
+ * there) or stale (compiled from a model file that has changed since), naming the fix; by
+ * htpContextState, which `doctor` reports with.
  */
 export function checkHtpContext(m: ModelManifest, selected: SelectedHtpContext): void {
   const { entry } = selected;
-  const source = entry.precision === 'int8' ? m.modelPaths.int8 : m.modelPaths.fp32;
-  const redo = `run 'htp-perception model compile ${m.name} --soc ${entry.soc} --precision ${entry.precision} --force'`;
-  if (!fs.existsSync(selected.path)) {
+  const redo = `run '${htpCompileCommand(m.name, entry, true)}'`;
+  const { state, source } = htpContextState(m, entry);
+  if (state === 'missing') {
     throw new ConfigError(
       `${m.manifestPath}: files.htpContexts: ${selected.path} does not exist (${redo}, or remove the entry)`,
     );
   }
-  if (source === undefined || sha256File(source) !== entry.sourceSha256) {
+  if (state === 'source-missing') {
+    throw new ConfigError(
+      `${m.manifestPath}: files.${entry.precision}: ${source ?? ''} does not exist (run scripts/bootstrap.sh or drop the model there)`,
+    );
+  }
+  if (state === 'stale') {
     throw new ConfigError(
       `${m.manifestPath}: files.htpContexts: ${entry.file} was compiled from another version of files.${entry.precision} (${redo})`,
     );

@@ -1,10 +1,11 @@
 /**
- * HTP readiness of a QCS6490-class board, read from the file system only (sysfs, /dev, library
- * folders), so the logic runs against a fixture tree (`root`) in tests as on the board (`/`).
+ * HTP readiness of a QCS6490-class board, read from the file system only (sysfs, the device tree,
+ * /dev, library folders), so the logic runs against a fixture tree (`root`) in tests as on the board (`/`).
  * Nothing here talks to the DSP; the proof of offload is the separate tiny-graph row.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { findHtpSoc, HTP_SOCS, type HtpSoc } from '../../config/htpSocs';
 import { type DoctorRow, fail, ok } from './doctorRow';
 
 export interface DeviceCheckInput {
@@ -59,6 +60,71 @@ function listDir(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** The SoC a board reports, with its SoC-table entry when htp-perception compiles for it. */
+export interface BoardSoc {
+  /** As the board names it, upper case: QCS6490, QCM6490, SM8550. */
+  readonly chip: string;
+  /** Where that name was read (a path under the root). */
+  readonly source: string;
+  /** The SoC table's entry for the chip; undefined for a chip outside the table. */
+  readonly soc?: HtpSoc;
+}
+
+/** Chip names that are a table SoC under another name (same die and HTP, see its description). */
+const SOC_ALIASES: Readonly<Record<string, string>> = { qcm6490: 'qcs6490' };
+
+const SOCINFO_MACHINE = '/sys/devices/soc0/machine';
+const DT_COMPATIBLE = '/proc/device-tree/compatible';
+
+/**
+ * This board's SoC: the Qualcomm socinfo driver's name for it (`/sys/devices/soc0/machine`), or
+ * else the device tree's `qcom,<soc>` compatible (board strings carry a `-<board>` suffix, the
+ * SoC string none). Undefined when neither names one.
+ */
+export function boardSoc(root: string): BoardSoc | undefined {
+  const lookup = (chip: string, source: string): BoardSoc => {
+    const n = chip.toLowerCase();
+    const soc = findHtpSoc(SOC_ALIASES[n] ?? n);
+    return { chip: chip.toUpperCase(), source, ...(soc ? { soc } : {}) };
+  };
+  const machine = readText(under(root, SOCINFO_MACHINE));
+  if (machine) return lookup(machine, SOCINFO_MACHINE);
+  const dtSoc = (readText(under(root, DT_COMPATIBLE)) ?? '')
+    .split('\0')
+    .map((c) => /^qcom,([a-z]+\d+[a-z0-9]*)$/.exec(c.trim())?.[1])
+    .find((c) => c !== undefined);
+  return dtSoc !== undefined ? lookup(dtSoc, DT_COMPATIBLE) : undefined;
+}
+
+const TABLE = HTP_SOCS.map((s) => `${s.name} (${s.description})`).join('; ');
+
+function socRow(input: DeviceCheckInput): DoctorRow {
+  const check = 'SoC';
+  const b = boardSoc(input.root);
+  if (b === undefined) {
+    return fail(
+      'device',
+      check,
+      `no Qualcomm SoC named: ${SOCINFO_MACHINE} missing and ${DT_COMPATIBLE} has no qcom,<soc> entry`,
+      `the HTP path needs a QCS6490-class board; on one, the kernel's Qualcomm socinfo driver (CONFIG_QCOM_SOCINFO) names the SoC in ${SOCINFO_MACHINE}`,
+    );
+  }
+  if (b.soc !== undefined) {
+    return ok(
+      'device',
+      check,
+      `${b.chip} (${b.source}): compile target ${b.soc.name}, htp_arch ${b.soc.htpArch} / soc_model ${b.soc.socModel}`,
+    );
+  }
+  return {
+    section: 'device',
+    check,
+    status: 'warn',
+    detail: `${b.chip} (${b.source}) is not in htp-perception's SoC table: ${TABLE}`,
+    fix: `on this SoC set the nodes' htp.htp_arch / htp.soc_model to its QNN values (the defaults are qcs6490's); no context binary can be compiled for it, so nodes compile the model at start`,
+  };
 }
 
 function cdspFirmware(input: DeviceCheckInput): DoctorRow {
@@ -231,5 +297,11 @@ function stubAndSkel(input: DeviceCheckInput): DoctorRow[] {
 
 /** The device rows, in the order a person would fix them. */
 export function deviceChecks(input: DeviceCheckInput): DoctorRow[] {
-  return [cdspFirmware(input), ...fastrpcRows(input), libcdsprpc(input), ...stubAndSkel(input)];
+  return [
+    socRow(input),
+    cdspFirmware(input),
+    ...fastrpcRows(input),
+    libcdsprpc(input),
+    ...stubAndSkel(input),
+  ];
 }

@@ -1,9 +1,11 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { offloadRow } from '../../../src/cli/doctor/stackChecks';
 import { loadModelManifest } from '../../../src/config/modelManifest';
 import { modelProto, ONNX_FLOAT, valueInfoProto } from '../../../src/model/onnxWriter';
+import { sha256File } from '../../../src/util/sha256File';
 import { type CliRun as Run, errorLines, runCli } from '../../support/cliRun';
 import { repoPath } from '../../support/paths';
 import { tempDir } from '../../support/onnxFiles';
@@ -233,7 +235,15 @@ describe('htp-perception command line', function () {
         [],
       );
       assert.equal(healthy.status, 0);
-      assert.equal(report.rows.filter((x) => x.section === 'device').length, 6);
+      assert.equal(report.rows.filter((x) => x.section === 'device').length, 7);
+      assert.match(
+        report.rows.find((x) => x.check === 'SoC')?.detail ?? '',
+        /^QCS6490 \(\/sys\/devices\/soc0\/machine\): compile target qcs6490/,
+      );
+      assert.match(
+        report.rows.find((x) => x.check === 'context binaries')?.detail ?? '',
+        /^none recorded for yolov8s-fall: .*'htp-perception model compile NAME --soc qcs6490'/,
+      );
       const offline = cli(
         [
           'doctor',
@@ -251,6 +261,56 @@ describe('htp-perception command line', function () {
         /FAIL CDSP firmware +\/sys\/class\/remoteproc\/remoteproc1 \(cdsp\) is offline/,
       );
       assert.match(offline.stdout, /fix: install the board's firmware package/);
+    });
+
+    it('a recorded context binary: OK while present and current, a failed row with the compile command once missing', function () {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-cli-doctor-ctx-'));
+      try {
+        const model = linkInto(dir, repoPath('models', 'yolov8-fall', 'yolov8s-fall.onnx'));
+        assert.equal(cli(['model', 'import', model]).status, 0);
+        const manifest = path.join(dir, 'yolov8s-fall.manifest.json');
+        const context = path.join(dir, 'yolov8s-fall.fp32.qcs6490.ctx.onnx');
+        fs.writeFileSync(context, 'compiled stand-in');
+        // The entry as `model compile` records it.
+        const data = JSON.parse(fs.readFileSync(manifest, 'utf8')) as {
+          files: Record<string, unknown>;
+        };
+        data.files.htpContexts = [
+          {
+            file: path.basename(context),
+            soc: 'qcs6490',
+            precision: 'fp32',
+            htpArch: 68,
+            socModel: 35,
+            sourceSha256: sha256File(model),
+          },
+        ];
+        fs.writeFileSync(manifest, JSON.stringify(data));
+        const check = 'context yolov8s-fall qcs6490/fp32';
+        const present = cli(['doctor', '--json', '--no-offload', '--models', dir]);
+        const okRow = doctorJson(present).rows.find((x) => x.check === check);
+        assert.equal(okRow?.status, 'ok', present.stdout);
+        assert.match(okRow?.detail ?? '', /compiled from the current files\.fp32, for qcs6490/);
+        assert.equal(
+          doctorJson(present).rows.some((x) => x.check === 'context binaries'),
+          false,
+        );
+        fs.rmSync(context);
+        const missing = cli(['doctor', '--no-offload', '--models', dir]);
+        assert.equal(missing.status, 1);
+        assert.match(
+          missing.stdout,
+          /FAIL context yolov8s-fall qcs6490\/fp32 +yolov8s-fall\.fp32\.qcs6490\.ctx\.onnx missing/,
+        );
+        assert.match(
+          missing.stdout.replace(/\s+/g, ' '),
+          new RegExp(
+            `fix: htp-perception model compile ${manifest.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} --soc qcs6490 --precision fp32`,
+          ),
+        );
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('a manifest that does not match its model fails its row with the field and the fix', function () {

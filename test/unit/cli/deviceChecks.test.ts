@@ -2,7 +2,11 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { type DeviceCheckInput, deviceChecks } from '../../../src/cli/doctor/deviceChecks';
+import {
+  boardSoc,
+  type DeviceCheckInput,
+  deviceChecks,
+} from '../../../src/cli/doctor/deviceChecks';
 import {
   type DoctorRow,
   doctorExitCode,
@@ -64,6 +68,7 @@ describe('doctor device checks over a fixture root', function () {
     assert.deepEqual(
       rows.map((r) => [r.check, r.status]),
       [
+        ['SoC', 'ok'],
         ['CDSP firmware', 'ok'],
         ['FastRPC device', 'ok'],
         ['FastRPC access', 'ok'],
@@ -71,6 +76,10 @@ describe('doctor device checks over a fixture root', function () {
         ['HTP v68 stub', 'ok'],
         ['HTP v68 skel', 'ok'],
       ],
+    );
+    assert.equal(
+      row(rows, 'SoC').detail,
+      'QCS6490 (/sys/devices/soc0/machine): compile target qcs6490, htp_arch 68 / soc_model 35',
     );
     assert.match(
       row(rows, 'CDSP firmware').detail,
@@ -124,6 +133,38 @@ describe('doctor device checks over a fixture root', function () {
       /no remote processors in \/sys\/class\/remoteproc/,
     );
     assert.match(row(rows, 'libcdsprpc').detail, /libcdsprpc\.so not in LD_LIBRARY_PATH/);
+    assert.match(row(rows, 'SoC').detail, /no Qualcomm SoC named/);
+    assert.equal(boardSoc(root), undefined);
+  });
+
+  it('SoC from the device tree when socinfo is absent: QCM6490 is the qcs6490 target', function () {
+    const { root } = tree('healthy');
+    fs.rmSync(path.join(root, 'sys/devices/soc0'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'proc/device-tree'), { recursive: true });
+    // The board string first (with its -<board> suffix), then the SoC, NUL-separated.
+    fs.writeFileSync(
+      path.join(root, 'proc/device-tree/compatible'),
+      'qcom,qcs6490-rb3gen2\0qcom,qcm6490\0',
+    );
+    const b = boardSoc(root);
+    assert.deepEqual(
+      [b?.chip, b?.source, b?.soc?.name],
+      ['QCM6490', '/proc/device-tree/compatible', 'qcs6490'],
+    );
+    assert.equal(row(deviceChecks(input(root)), 'SoC').status, 'ok');
+  });
+
+  it('a SoC outside the table warns, naming the table and what nodes do there', function () {
+    const { root } = tree('healthy');
+    fs.writeFileSync(path.join(root, 'sys/devices/soc0/machine'), 'SM8550\n');
+    assert.deepEqual(boardSoc(root), { chip: 'SM8550', source: '/sys/devices/soc0/machine' });
+    const soc = row(deviceChecks(input(root)), 'SoC');
+    assert.equal(soc.status, 'warn');
+    assert.match(
+      soc.detail,
+      /^SM8550 \(\/sys\/devices\/soc0\/machine\) is not in htp-perception's SoC table: qcs6490 /,
+    );
+    assert.match(soc.fix ?? '', /htp\.htp_arch \/ htp\.soc_model/);
   });
 
   it('remote processors without a CDSP are listed', function () {
@@ -213,7 +254,10 @@ describe('doctor device checks over a fixture root', function () {
   it('the table puts each fix under its failed row and counts failures', function () {
     const { root } = tree('cdsp-offline');
     const text = formatDoctorTable(deviceChecks(input(root)), 100);
-    assert.match(text, /^HTP device\n {2}FAIL CDSP firmware/);
+    assert.match(
+      text,
+      /^HTP device\n {2}OK {3}SoC +QCM6490 [^\n]*\n[^\n]*soc_model 35\n {2}FAIL CDSP firmware/,
+    );
     assert.match(text, /\n\s+fix: install the board's firmware package/);
     assert.match(text, /\d check\(s\) failed\.\n$/);
   });
