@@ -2,29 +2,39 @@ import { z } from 'zod';
 import { packagePath } from '../packageRoot';
 import { MAX_IMAGE_DIMENSION } from '../core/imageEncoding';
 import { describeZodError } from '../core/configError';
+import { parameterSpec as spec } from '../core/parameterSpec';
+import type { ParameterSpec } from '../core/parameterSpec';
+import { tableDefaults, tableSchema } from './parameterTable';
 
-export const IMAGE_SOURCE_DEFAULTS = {
-  /** Folder of .jpg/.jpeg/.png files, published in name order. */
-  directory: process.env.HTP_PHOTOS ?? packagePath('.cache', 'photos'),
-  rate_hz: 10.0,
-  frame_id: 'camera_optical_frame',
-  encoding: 'rgb8',
-  /** Longest side in pixels after resizing (0 keeps the photo's size). */
-  max_side: 0,
-  loop: true,
-  /** Also publish each frame as JPEG on image/compressed. */
-  publish_compressed: false,
-};
+/** Parameters of image_source; read-only: the photos are loaded once at start. */
+export const IMAGE_SOURCE_PARAMETERS = {
+  directory: spec(
+    z.string().min(1),
+    process.env.HTP_PHOTOS ?? packagePath('.cache', 'photos'),
+    'fixed',
+    'folder of .jpg / .jpeg / .png files, published in name order',
+  ),
+  rate_hz: spec(z.number().positive().max(1000), 10.0, 'fixed', 'frames per second'),
+  frame_id: spec(z.string(), 'camera_optical_frame', 'fixed', "the frames' header.frame_id"),
+  encoding: spec(z.enum(['rgb8', 'bgr8', 'mono8']), 'rgb8', 'fixed', 'pixel encoding of image'),
+  max_side: spec(
+    z.number().int().min(0).max(MAX_IMAGE_DIMENSION),
+    0,
+    'fixed',
+    "longest side in pixels after resizing (0 keeps the photo's size)",
+  ),
+  loop: spec(z.boolean(), true, 'fixed', 'start over after the last photo (false: exit after it)'),
+  publish_compressed: spec(
+    z.boolean(),
+    false,
+    'fixed',
+    'also publish each frame as JPEG on image/compressed',
+  ),
+} as const satisfies Record<string, ParameterSpec>;
 
-const schema = z.object({
-  directory: z.string().min(1),
-  rate_hz: z.number().positive().max(1000),
-  frame_id: z.string(),
-  encoding: z.enum(['rgb8', 'bgr8', 'mono8']),
-  max_side: z.number().int().min(0).max(MAX_IMAGE_DIMENSION),
-  loop: z.boolean(),
-  publish_compressed: z.boolean(),
-});
+export const IMAGE_SOURCE_DEFAULTS = tableDefaults(IMAGE_SOURCE_PARAMETERS);
+
+const schema = tableSchema(IMAGE_SOURCE_PARAMETERS);
 
 export type ImageSourceConfig = z.infer<typeof schema>;
 

@@ -9,6 +9,7 @@ import { POWER_PROFILE_NAMES } from '../core/powerProfiles';
 import type { TrackerOptions } from '../tracking/trackerOptions';
 import { parameterSpec as spec } from '../core/parameterSpec';
 import type { ParameterSpec } from '../core/parameterSpec';
+import { tableDefaults, tableSchema } from './parameterTable';
 
 /**
  * Parameters of every perception node (and of each pipeline of a perception_container): the one
@@ -194,43 +195,33 @@ export const PERCEPTION_PARAMETERS = {
 
 export type PerceptionParameterName = keyof typeof PERCEPTION_PARAMETERS;
 
-type Shape = { [K in PerceptionParameterName]: (typeof PERCEPTION_PARAMETERS)[K]['schema'] };
-
-const schema = z
-  .object(
-    Object.fromEntries(
-      Object.entries(PERCEPTION_PARAMETERS).map(([k, v]) => [k, v.schema]),
-    ) as unknown as Shape,
-  )
-  .superRefine((c, ctx) => {
-    if (c.person_detector && c.person_source) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['person_source'],
-        message: 'set either person_detector or person_source, not both',
-      });
-    }
-    if (c.track_low_threshold > c.track_high_threshold) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['track_low_threshold'],
-        message: `must not exceed track_high_threshold (${c.track_high_threshold})`,
-      });
-    }
-    if (c.track_new_threshold < c.track_high_threshold) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['track_new_threshold'],
-        message: `must be at least track_high_threshold (${c.track_high_threshold}): only high detections start tracks`,
-      });
-    }
-  });
+const schema = tableSchema(PERCEPTION_PARAMETERS).superRefine((c, ctx) => {
+  if (c.person_detector && c.person_source) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['person_source'],
+      message: 'set either person_detector or person_source, not both',
+    });
+  }
+  if (c.track_low_threshold > c.track_high_threshold) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['track_low_threshold'],
+      message: `must not exceed track_high_threshold (${c.track_high_threshold})`,
+    });
+  }
+  if (c.track_new_threshold < c.track_high_threshold) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['track_new_threshold'],
+      message: `must be at least track_high_threshold (${c.track_high_threshold}): only high detections start tracks`,
+    });
+  }
+});
 
 export type PerceptionConfig = z.output<typeof schema>;
 
-export const PERCEPTION_DEFAULTS = Object.fromEntries(
-  Object.entries(PERCEPTION_PARAMETERS).map(([k, v]) => [k, v.default]),
-) as { [K in PerceptionParameterName]: (typeof PERCEPTION_PARAMETERS)[K]['default'] };
+export const PERCEPTION_DEFAULTS = tableDefaults(PERCEPTION_PARAMETERS);
 
 export function parsePerceptionConfig(
   values: unknown,

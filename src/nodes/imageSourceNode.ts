@@ -3,9 +3,11 @@ import { encodeImage } from '../ros/imageCodec';
 import { stampNow } from '../ros/rosHeader';
 import { encodeCompressedImage } from '../ros/compressedImageCodec';
 import { createOutputPublisher, IMAGE_QOS } from '../ros/publisherQos';
-import { declareParameters } from '../ros/nodeParameters';
+import { declareDescribedParameters } from '../ros/declareDescribedParameters';
+import { tableDescriptions } from '../config/parameterTable';
 import {
   IMAGE_SOURCE_DEFAULTS,
+  IMAGE_SOURCE_PARAMETERS,
   ImageSourceConfig,
   parseImageSourceConfig,
 } from '../config/imageSourceConfig';
@@ -28,7 +30,9 @@ export class ImageSourceNode {
 
   constructor(rcl: typeof Rclnodejs, name = 'image_source') {
     this.node = new rcl.Node(name);
-    this.config = parseImageSourceConfig(declareParameters(rcl, this.node, IMAGE_SOURCE_DEFAULTS));
+    this.config = parseImageSourceConfig(
+      declareDescribedParameters(rcl, this.node, IMAGE_SOURCE_PARAMETERS),
+    );
     // A camera's output like any other: reliable keep-last 1 matches default-QoS viewers and
     // sensor-data subscribers (the perception nodes' input_qos default) alike.
     this.rawPub = createOutputPublisher(
@@ -88,6 +92,7 @@ if (require.main === module) {
     name: 'image_source',
     summary: 'publishes real photos from a folder as a camera stream',
     parameters: IMAGE_SOURCE_DEFAULTS,
+    descriptions: tableDescriptions(IMAGE_SOURCE_PARAMETERS),
     topics: [
       'out: image (sensor_msgs/Image), image/compressed (sensor_msgs/CompressedImage, with publish_compressed)',
     ],

@@ -3,10 +3,12 @@ import { ImageIntake, IntakeFrame } from '../ros/imageIntake';
 import { encodeImage } from '../ros/imageCodec';
 import { encodeCompressedImage } from '../ros/compressedImageCodec';
 import { createOutputPublisher, IMAGE_QOS } from '../ros/publisherQos';
-import { declareParameters } from '../ros/nodeParameters';
+import { declareDescribedParameters } from '../ros/declareDescribedParameters';
+import { tableDescriptions } from '../config/parameterTable';
 import {
   parsePassThroughConfig,
   PASS_THROUGH_DEFAULTS,
+  PASS_THROUGH_PARAMETERS,
   PassThroughConfig,
 } from '../config/passThroughConfig';
 import { LatestFrameMailbox } from './latestFrameMailbox';
@@ -41,7 +43,7 @@ export class PassThroughNode {
     this.node = new rcl.Node(name);
     this.badFrames = new ThrottledWarnings((l) => this.node.getLogger().warn(l));
     const config: PassThroughConfig = parsePassThroughConfig(
-      declareParameters(rcl, this.node, PASS_THROUGH_DEFAULTS),
+      declareDescribedParameters(rcl, this.node, PASS_THROUGH_PARAMETERS),
     );
     // Depth 5 as before: the relay is measured for delivery, not only for the newest frame.
     const qos = { ...IMAGE_QOS, depth: 5 };
@@ -155,6 +157,7 @@ if (require.main === module) {
     name: 'pass_through',
     summary: 'republishes camera frames received through the zero-copy raw intake',
     parameters: PASS_THROUGH_DEFAULTS,
+    descriptions: tableDescriptions(PASS_THROUGH_PARAMETERS),
     topics: [
       'in:  image (sensor_msgs/Image) or image/compressed (sensor_msgs/CompressedImage)',
       'out: ~/image or ~/image/compressed',

@@ -1,5 +1,6 @@
 import type * as Rclnodejs from 'rclnodejs';
 import { PERCEPTION_DEFAULTS, PERCEPTION_PARAMETERS } from '../config/perceptionConfig';
+import { tableDescriptions } from '../config/parameterTable';
 import type { Task } from '../pipeline/perceptionPipeline';
 import { CameraHub } from '../ros/cameraHub';
 import { PerceptionNode, PerceptionProcess } from './managedPerceptionNode';
@@ -57,9 +58,7 @@ export async function startPerceptionNodes(
 /** --help of the perception executables. */
 export const PERCEPTION_HELP = {
   parameters: PERCEPTION_DEFAULTS,
-  descriptions: Object.fromEntries(
-    Object.entries(PERCEPTION_PARAMETERS).map(([k, v]) => [k, v.description]),
-  ),
+  descriptions: tableDescriptions(PERCEPTION_PARAMETERS),
   topics: [
     'in:  image (sensor_msgs/Image) or image/compressed, or the detections of person_source',
     'out: by the model task: ~/detections (vision_msgs/Detection2DArray), ~/labels (LabelInfo,',

@@ -90,4 +90,16 @@ describe('managed perception node: live parameters over the parameter services',
     assert.match(by.htp_profile!.description, /one of: .*sustained_high_performance/);
     assert.match(by.htp_profile!.description, /applies at the next configure/);
   });
+
+  it('the camera stand-in declares its parameters the same way: described, ranged, read-only', async function () {
+    const d = await bed.client.describe('lp_src', ['rate_hz', 'encoding', 'max_side']);
+    const by = Object.fromEntries(d.map((x) => [x.name, x]));
+    assert.match(by.rate_hz!.description, /frames per second; read-only/);
+    assert.deepEqual(by.rate_hz!.range, [0, 1000]);
+    assert.match(by.encoding!.description, /one of: rgb8, bgr8, mono8/);
+    assert.deepEqual(by.max_side!.range, [0, 16384]);
+    for (const x of d) assert.equal(x.read_only, true, x.name);
+    const [set] = await bed.client.setParams('lp_src', { rate_hz: 2.0 });
+    assert.equal(set!.successful, false, 'a value the node would never apply is refused');
+  });
 });
