@@ -12,7 +12,11 @@ HTP_ENGINE_ASAN=1 bash scripts/setup/65-addon.sh
 libasan="$(g++ -print-file-name=libasan.so)"
 [ -f "$libasan" ] || die "asan: libasan.so not found (apt-get install libasan8 / g++)"
 [ -d dist/test/integration/engine ] || node_modules/.bin/tsc -p tsconfig.json
-log_dir="$(mktemp -d)"
+# Outside the run's TMPDIR (npm test's .cache/test-tmp), where the mocha reporter counts a
+# folder left behind as a test's leftover.
+log_dir="$root/build/engine-asan/logs"
+rm -rf "$log_dir"
+mkdir -p "$log_dir"
 status=0
 # Node itself is not instrumented, so ASan must be preloaded; the child process spawned by a test
 # inherits the same environment.
