@@ -8,6 +8,13 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
+# Which ROS everything is built against, decided once here for every step (scripts/env.sh).
+source scripts/env.sh
+if [ "$HTP_ROS_MODE" = sourced ]; then
+  log "ROS 2: $ROS_DISTRO at ${HTP_ROS_PREFIX:-?} (the sourced environment; our interfaces overlay it from .ros/overlay/$ROS_DISTRO)"
+else
+  log "ROS 2: kilted from the PyPI wheels at .ros/venv (no ROS 2 environment sourced)"
+fi
 
 for step in scripts/setup/*.sh; do
   name="$(basename "$step" .sh)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: installs what is missing, builds, checks style, runs
 # every test over real ROS 2, the real addon and the real models, then the engine tests again
-# under AddressSanitizer.
+# under AddressSanitizer, then the ROS suites against ROS 2 Jazzy (scripts/test-jazzy.sh).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -20,3 +20,4 @@ export TMPDIR="$HTP_TEST_TMPDIR"
 bash scripts/with-env.sh mocha --config .mocharc.json "dist/test/**/*.test.js"
 bash scripts/asan.sh
 rm -rf "$HTP_TEST_TMPDIR"
+bash scripts/test-jazzy.sh

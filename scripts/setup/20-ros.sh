@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
-# ROS 2 Kilted from the ros-* wheels on PyPI, into the git-ignored prefix .ros/venv.
-# A wheel carries its package's CMake install tree, so the venv root is a usable ROS prefix.
+# ROS 2 Kilted from the ros-* wheels on PyPI, into the git-ignored prefix .ros/venv, unless a ROS 2
+# environment is sourced (scripts/env.sh: HTP_ROS_MODE=sourced): then that ROS is the one we build
+# against and nothing is installed. A wheel carries its package's CMake install tree, so the venv
+# root is a usable ROS prefix.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
+source "$root/scripts/env.sh"
+if [ "$HTP_ROS_MODE" = sourced ]; then
+  [ -n "$HTP_ROS_PREFIX" ] \
+    || die "ROS_DISTRO=$ROS_DISTRO is sourced, but no prefix on AMENT_PREFIX_PATH has rcl: source a complete ROS 2 install (/opt/ros/<distro>/setup.bash)"
+  log "ros: using the sourced ROS 2 $ROS_DISTRO at $HTP_ROS_PREFIX (no wheels installed)"
+  exit 0
+fi
 venv="$root/.ros/venv"
 req="$root/scripts/setup/ros-requirements.txt"
 cons="$root/scripts/setup/ros-constraints.txt"

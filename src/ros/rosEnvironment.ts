@@ -54,6 +54,7 @@ function preloadBinding(): void {
       `rclnodejs native binding ${binding} is not built: run scripts/bootstrap.sh`,
     );
   }
+  checkBuiltForThisRos(binding);
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     require(binding);
@@ -101,4 +102,25 @@ function shutdownRos(): void {
   } catch {
     // Never initialized, or already gone: nothing to tear down.
   }
+}
+
+/**
+ * In a checkout, bootstrap stamps rclnodejs' build with the ROS it was built against
+ * (scripts/env.sh's HTP_ROS_ID, inside the stamp's key). A binding built for another ROS (after
+ * `npm run test:jazzy`, or with /opt/ros sourced instead of the wheels) may load and then fail
+ * at random on the first message: refuse it here, naming both. An install without the stamp (a
+ * colcon install space) or an environment without HTP_ROS_ID is not judged.
+ */
+export function checkBuiltForThisRos(
+  binding: string,
+  want: string | undefined = process.env.HTP_ROS_ID,
+): void {
+  const stampFile = path.join(path.dirname(path.dirname(binding)), '.htp-stamp');
+  if (!want || !fs.existsSync(stampFile)) return;
+  const stamp = fs.readFileSync(stampFile, 'utf8');
+  if (stamp.includes(` ${want} `)) return;
+  const built = /\b(\w+ (?:sourced|wheels) \S+)/.exec(stamp)?.[1] ?? 'another ROS';
+  throw new RosEnvironmentError(
+    `rclnodejs was built for ${built}, this environment is ${want}: run scripts/bootstrap.sh in this environment (it restores or rebuilds the binding for this ROS)`,
+  );
 }

@@ -21,6 +21,18 @@ export function readHashFixture(file: string): HashFixture {
   ) as HashFixture;
 }
 
+/**
+ * Whether the ROS on AMENT_PREFIX_PATH has type descriptions and their hashes (REP-2011, Iron and
+ * later: rosidl installs a .json beside each .msg). Humble has none; there the hash tests skip.
+ */
+export function rosHasTypeDescriptions(): boolean {
+  return (process.env.AMENT_PREFIX_PATH ?? '')
+    .split(':')
+    .some(
+      (p) => p && fs.existsSync(path.join(p, 'share', 'builtin_interfaces', 'msg', 'Time.json')),
+    );
+}
+
 /** The hash rosidl wrote into the installed type description of one message under `prefix`. */
 export function installedHash(prefix: string, typeName: string): string {
   const [pkg, kind, name] = typeName.split('/');

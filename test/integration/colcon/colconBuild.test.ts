@@ -79,11 +79,11 @@ describe('colcon build of htp_perception in a throwaway workspace', function () 
     });
 
     // Debian's colcon runs on the system Python with empy 3; env.sh's PYTHONPATH would hand it
-    // the venv's empy 4, so colcon itself runs without it (CMake still uses the venv's Python).
-    const python = repoPath('.ros', 'venv', 'bin', 'python');
+    // the ROS prefix's empy 4, so colcon itself runs without it (CMake still uses the Python of
+    // the ROS we build against: the first python3 on its PATH).
     const build = inRosEnv(
       `PYTHONPATH= colcon --log-base log build --base-paths src --build-base build --install-base install ` +
-        `--event-handlers console_direct- --cmake-args -DBUILD_TESTING=OFF "-DPython3_EXECUTABLE=${python}"`,
+        `--event-handlers console_direct- --cmake-args -DBUILD_TESTING=OFF "-DPython3_EXECUTABLE=$(command -v python3)"`,
       ws,
       280000,
     );

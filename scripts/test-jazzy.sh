@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# npm run test:jazzy: the ROS integration tests against ROS 2 Jazzy, set up the way a robot's
+# Jazzy is: the Jazzy wheels in a prefix of their own (.ros/jazzy, scripts/jazzy/install-prefix.sh),
+# its setup.bash sourced like /opt/ros/jazzy/setup.bash, then the same bootstrap a robot team runs,
+# which builds against the sourced ROS (rclnodejs, our interface overlay .ros/overlay/jazzy).
+# On the way out (pass or fail) the checkout goes back to the Kilted wheels: rclnodejs' Kilted
+# build, kept aside by bootstrap, is restored (seconds), so plain npm scripts work again.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+source scripts/lib.sh
+started=$SECONDS
+bash scripts/jazzy/install-prefix.sh
+
+# What a robot's shell holds after `source /opt/ros/jazzy/setup.bash`, and nothing of ours.
+ROS_VARS=(HTP_ROS_MODE HTP_ROS_PREFIX HTP_IFACE_PREFIX HTP_ROS_ID ROS_DISTRO ROS_VERSION
+  ROS_PYTHON_VERSION AMENT_PREFIX_PATH CMAKE_PREFIX_PATH PYTHONPATH)
+back_to_kilted() {
+  (
+    unset "${ROS_VARS[@]}"
+    export PATH="$KILTED_PATH" LD_LIBRARY_PATH="$KILTED_LD"
+    bash scripts/bootstrap.sh 50-rclnodejs >/dev/null 2>&1 \
+      && log "test:jazzy: rclnodejs is back on the Kilted wheels" \
+      || log "test:jazzy: could not restore rclnodejs for Kilted: run scripts/bootstrap.sh"
+  )
+}
+KILTED_PATH="$PATH"
+KILTED_LD="${LD_LIBRARY_PATH:-}"
+trap back_to_kilted EXIT
+unset "${ROS_VARS[@]}"
+source .ros/jazzy/setup.bash
+bash scripts/bootstrap.sh
+
+# Proof that the run is on Jazzy, not on leftovers of the Kilted build: rclnodejs' binding
+# resolves librcl in the Jazzy prefix, and the Python fixtures import Jazzy's rclpy.
+source scripts/env.sh
+rcl_lib="$(ldd node_modules/rclnodejs/build/Release/rclnodejs.node | awk '$1 == "librcl.so" { print $3 }')"
+rclpy_file="$(python3 -c 'import rclpy; print(rclpy.__file__)')"
+log "test:jazzy: rclnodejs links $rcl_lib; rclpy from $rclpy_file"
+[[ "$rcl_lib" == "$root/.ros/jazzy/"* ]] || die "test:jazzy: rclnodejs does not link Jazzy's librcl ($rcl_lib)"
+[[ "$rclpy_file" == "$root/.ros/jazzy/"* ]] || die "test:jazzy: python3 does not import Jazzy's rclpy ($rclpy_file)"
+
+# Every suite that talks ROS: detection over DDS to an rclpy subscriber, lifecycle transitions
+# and clean stops, live parameters, the three-pipeline container, output QoS with default and
+# sensor-data subscribers, Foxglove annotations, tracking, diagnostics, the CDR codecs checked
+# against rclpy, our restated messages' type hashes, launch files and a colcon workspace build.
+# Left out: the endurance test (minutes of configure/activate cycles; the same code as lifecycle).
+suites=(
+  "dist/test/integration/ros/*.test.js"
+  "dist/test/integration/lifecycle/cleanStop.test.js"
+  "dist/test/integration/lifecycle/container.test.js"
+  "dist/test/integration/lifecycle/lifecycle.test.js"
+  "dist/test/integration/lifecycle/liveParameters.test.js"
+  "dist/test/integration/colcon/*.test.js"
+  "dist/test/integration/launch/*.test.js"
+)
+export HTP_TEST_TMPDIR="$root/.cache/test-tmp"
+rm -rf "$HTP_TEST_TMPDIR"
+mkdir -p "$HTP_TEST_TMPDIR"
+export TMPDIR="$HTP_TEST_TMPDIR"
+bash scripts/with-env.sh mocha --config .mocharc.json "${suites[@]}"
+rm -rf "$HTP_TEST_TMPDIR"
+log "test:jazzy: done in $((SECONDS - started)) s"
