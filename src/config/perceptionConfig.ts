@@ -185,6 +185,30 @@ export const PERCEPTION_PARAMETERS = {
     'frame',
     'semantic models: opacity of the VOC colours blended over the camera image on ~/segmentation/color',
   ),
+  depth: spec(
+    z.boolean(),
+    false,
+    'session',
+    'also place results in space from an aligned depth image on `depth` (16UC1 mm or 32FC1 m) and CameraInfo on `camera_info`: ~/detections_3d, ~/poses_3d, ~/markers',
+  ),
+  depth_slop_ms: spec(
+    z.number().min(0).max(1000),
+    11.1,
+    'frame',
+    'depth: largest stamp difference between a colour frame and the depth frame paired with it (default a third of a 30 Hz period)',
+  ),
+  depth_min_m: spec(
+    z.number().min(0).max(1000),
+    0.1,
+    'frame',
+    'depth: nearer depth values are ignored (sensor minimum range)',
+  ),
+  depth_max_m: spec(
+    z.number().gt(0).max(1000),
+    10.0,
+    'frame',
+    'depth: farther depth values are ignored (beyond the sensor useful range)',
+  ),
   autostart: spec(
     z.boolean(),
     true,
@@ -285,4 +309,14 @@ export function resolveModelReference(ref: string): string {
     (p) => path.basename(p) === `${ref}.manifest.json`,
   );
   return found ?? ref;
+}
+
+/** What a node with `depth: true` places results with (frame parameters: read per frame). */
+export interface DepthSettings {
+  readonly slopMs: number;
+  readonly range: { readonly min: number; readonly max: number };
+}
+
+export function depthSettings(c: PerceptionConfig): DepthSettings {
+  return { slopMs: c.depth_slop_ms, range: { min: c.depth_min_m, max: c.depth_max_m } };
 }

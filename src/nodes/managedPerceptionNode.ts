@@ -1,6 +1,8 @@
 import type * as Rclnodejs from 'rclnodejs';
 import { ConfigError } from '../core/configError';
 import {
+  depthSettings,
+  DepthSettings,
   frameOptions,
   PERCEPTION_PARAMETERS,
   PerceptionConfig,
@@ -10,6 +12,8 @@ import type { ParameterValue } from '../core/parameterSpec';
 import { PerceptionPipeline, PersonInput, Task } from '../pipeline/perceptionPipeline';
 import type { CameraFrame } from '../ros/cameraFrame';
 import type { CameraHub, CameraLease } from '../ros/cameraHub';
+import type { DepthHub, DepthLease } from '../ros/depthHub';
+import { KEYPOINT_MIN_SCORE } from '../ros/imageAnnotations';
 import {
   declareDescribedParameters,
   gateParameterChanges,
@@ -25,12 +29,14 @@ import { nodeDiagnostics } from './nodeDiagnostics';
 import { NodeStats } from './nodeStats';
 import { OperatorView } from './operatorView';
 import type { PipelineRegistry } from './pipelineRegistry';
+import { SpatialOutputs } from './spatialOutputs';
 import { TaskPublishers } from './taskPublishers';
 
 /** What the nodes of one process share: rclnodejs, the camera subscriptions, each other. */
 export interface PerceptionProcess {
   readonly rcl: typeof Rclnodejs;
   readonly cameras: CameraHub;
+  readonly depths: DepthHub;
   readonly pipelines: PipelineRegistry;
 }
 
@@ -47,6 +53,8 @@ interface Configured {
   readonly pipeline: PerceptionPipeline;
   readonly outputs: TaskPublishers;
   readonly view: OperatorView;
+  /** With `depth: true`: the 3D outputs. */
+  readonly spatial: SpatialOutputs | undefined;
 }
 
 /** Active state: everything activate started and deactivate stops. */
@@ -55,6 +63,7 @@ interface Active {
   readonly loop: Promise<void>;
   readonly lease: CameraLease | undefined;
   readonly unfollow: (() => void) | undefined;
+  readonly depth: DepthLease | undefined;
 }
 
 const SESSION_HINT = 'deactivate the node, set it, then cleanup and configure again';
@@ -80,6 +89,8 @@ export class PerceptionNode {
   private readonly warnings: ThrottledWarnings;
   private readonly diagnostics: DiagnosticsPublisher;
   private warnedUndrawable = false;
+  /** depth_* frame parameters, as of the last configure or change. */
+  private depthNow: DepthSettings | undefined;
 
   /** The node's name after remapping (`-r __node:=...`): what person_source refers to. */
   readonly name: string;
@@ -127,6 +138,12 @@ export class PerceptionNode {
         droppedStale: this.droppedBefore + (this.active?.mailbox.dropped ?? 0),
         stats: this.stats,
         view: this.configured?.view.stats,
+        depth: this.configured?.spatial && {
+          depthTopic: this.active?.depth?.depthTopic ?? 'depth',
+          cameraInfoTopic: this.active?.depth?.cameraInfoTopic ?? 'camera_info',
+          counters: this.active?.depth?.counters,
+          spatial: this.configured.spatial.stats,
+        },
         memory: process.memoryUsage(),
       }),
     );
@@ -173,9 +190,9 @@ export class PerceptionNode {
     this.values = { ...this.values, ...changes };
     // Session values stay those of the loaded models until the next configure; the pipeline
     // holds the per-frame ones.
-    this.configured?.pipeline.setFrameOptions(
-      frameOptions(parsePerceptionConfig(this.values, `${this.name} parameters`)),
-    );
+    const next = parsePerceptionConfig(this.values, `${this.name} parameters`);
+    this.configured?.pipeline.setFrameOptions(frameOptions(next));
+    this.depthNow = depthSettings(next);
   }
 
   // ---- lifecycle --------------------------------------------------------------------------
@@ -205,7 +222,17 @@ export class PerceptionNode {
         manifest.classNames,
         config.tracking ? config.track_low_threshold : config.score_threshold,
       );
-      this.configured = { config, pipeline, outputs, view };
+      const manifestSkeleton = manifest.keypoints?.skeleton ?? [];
+      const spatial = config.depth
+        ? new SpatialOutputs(rcl, this.node, pipeline.task === 'pose', {
+            classNames: manifest.classNames,
+            skeleton: manifestSkeleton,
+            lifetimeS: 0.5,
+            ns: this.name,
+          })
+        : undefined;
+      this.depthNow = depthSettings(config);
+      this.configured = { config, pipeline, outputs, view, spatial };
       this.configureError = '';
       this.stats.clearTimings();
       this.logPlacement(pipeline, config);
@@ -263,7 +290,14 @@ export class PerceptionNode {
     const unfollow = source
       ? this.ctx.pipelines.follow(source, (d) => post({ frame: d.frame, persons: d.persons }))
       : undefined;
-    this.active = { mailbox, loop: this.runLoop(mailbox, c), lease, unfollow };
+    const depth = c.spatial
+      ? this.ctx.depths.attach(this.node, {
+          depthTopic: 'depth',
+          cameraInfoTopic: 'camera_info',
+          qos: c.config.input_qos,
+        })
+      : undefined;
+    this.active = { mailbox, loop: this.runLoop(mailbox, c), lease, unfollow, depth };
   }
 
   private async onDeactivate(): Promise<void> {
@@ -271,6 +305,7 @@ export class PerceptionNode {
     if (!a) return;
     a.lease?.release();
     a.unfollow?.();
+    a.depth?.release();
     a.mailbox.close();
     // The frame in flight finishes and is published; nothing new is taken.
     await a.loop;
@@ -288,6 +323,7 @@ export class PerceptionNode {
     c.pipeline.dispose();
     c.outputs.destroy();
     c.view.destroy();
+    c.spatial?.destroy();
     collectGarbage();
   }
 
@@ -355,6 +391,24 @@ export class PerceptionNode {
       s.sample('publish', published - sending);
       s.sample('stamp_to_publish', latency);
       s.sample('callback_to_publish', published - work.frame.receivedAt);
+      const depth = this.active?.depth;
+      if (c.spatial && depth && this.depthNow) {
+        const started = performance.now();
+        c.spatial.publish(
+          result,
+          header,
+          frame.width,
+          frame.height,
+          depth,
+          this.depthNow.slopMs,
+          {
+            range: this.depthNow.range,
+            keypointMinScore: KEYPOINT_MIN_SCORE,
+          },
+          c.config.tracking,
+        );
+        s.sample('depth', performance.now() - started);
+      }
       if (result.task === 'detect' && this.ctx.pipelines.followed(this.name)) {
         this.ctx.pipelines.handOver(this.name, {
           frame: work.frame,

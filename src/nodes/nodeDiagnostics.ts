@@ -1,9 +1,19 @@
 import type { PerceptionPipeline } from '../pipeline/perceptionPipeline';
 import { DIAG_ERROR, DIAG_OK, DIAG_WARN, DiagnosticReport } from '../ros/diagnosticsPublisher';
+import type { DepthCounters } from '../ros/depthIntake';
 import type { IntakeCounters } from '../ros/imageIntake';
 import type { PrimaryState } from '../ros/managedNode';
 import { type NodeStats, STAGES } from './nodeStats';
 import type { OperatorViewStats } from './operatorView';
+import type { SpatialStats } from './spatialOutputs';
+
+/** A node with `depth: true`: its depth input and what its 3D outputs did. */
+export interface DepthDiagnostics {
+  readonly depthTopic: string;
+  readonly cameraInfoTopic: string;
+  readonly counters: DepthCounters | undefined;
+  readonly spatial: SpatialStats;
+}
 
 export interface NodeDiagnosticsInput {
   readonly state: PrimaryState;
@@ -19,6 +29,7 @@ export interface NodeDiagnosticsInput {
   readonly droppedStale: number;
   readonly stats: NodeStats;
   readonly view: OperatorViewStats | undefined;
+  readonly depth: DepthDiagnostics | undefined;
   /** The process's memory (process.memoryUsage()): shared by the nodes of a container. */
   readonly memory: NodeJS.MemoryUsage;
 }
@@ -78,6 +89,7 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     segmentation_color_unwatched: d.view?.segmentationColor?.unwatched ?? 0,
     annotations_published: d.view?.annotations?.published ?? 0,
     annotations_unwatched: d.view?.annotations?.unwatched ?? 0,
+    ...(d.depth ? depthValues(d.depth) : {}),
     // Whole process: RSS, V8's heap, and buffers outside it (camera frames, tensors handed to JS).
     process_rss_mb: mb(d.memory.rss),
     process_js_heap_mb: mb(d.memory.heapTotal),
@@ -102,6 +114,9 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
   } else if (d.intake && d.intake.incompatiblePublishers.length > 0) {
     level = DIAG_WARN;
     message = `incompatible publisher: ${d.intake.incompatiblePublishers[0]}`;
+  } else if (d.depth?.spatial.lastMissing) {
+    level = DIAG_WARN;
+    message = `${NO_DEPTH_MESSAGE[d.depth.spatial.lastMissing](d.depth)}: results go out in 2D only`;
   } else if (fallback) {
     level = DIAG_WARN;
     message = `HTP requested but ${fallback.providerReport.cpuNodes.length} graph nodes of ${fallback.name} run on the CPU`;
@@ -110,4 +125,32 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     message = 'INT8 runs on CPU kernels that saturate on this CPU (no VNNI): accuracy suffers';
   }
   return { level, message, values };
+}
+
+const NO_DEPTH_MESSAGE: Readonly<
+  Record<NonNullable<SpatialStats['lastMissing']>, (d: DepthDiagnostics) => string>
+> = {
+  no_camera_info: (d) => `no CameraInfo on ${d.cameraInfoTopic}`,
+  bad_camera_info: (d) =>
+    `unusable CameraInfo on ${d.cameraInfoTopic} (${d.counters?.lastError ?? ''})`,
+  no_depth_yet: (d) => `no depth image on ${d.depthTopic}`,
+  no_depth_in_slop: (d) =>
+    `no depth image on ${d.depthTopic} within depth_slop_ms of the colour frames`,
+};
+
+function depthValues(d: DepthDiagnostics): Record<string, string | number> {
+  return {
+    depth_input: d.depthTopic,
+    camera_info_input: d.cameraInfoTopic,
+    depth_received: d.counters?.depthReceived ?? 0,
+    depth_bad_frames: d.counters?.depthRejected ?? 0,
+    camera_info_received: d.counters?.cameraInfoReceived ?? 0,
+    camera_info_bad: d.counters?.cameraInfoRejected ?? 0,
+    frames_with_depth: d.spatial.framesWithDepth,
+    frames_without_depth: Object.values(d.spatial.framesWithoutDepth).reduce((a, b) => a + b, 0),
+    frames_without_depth_by_reason: JSON.stringify(d.spatial.framesWithoutDepth),
+    detections_without_depth: d.spatial.detectionsWithoutDepth,
+    markers_published: d.spatial.markers.published,
+    markers_unwatched: d.spatial.markers.unwatched,
+  };
 }

@@ -18,7 +18,9 @@ import { percentile } from '../util/percentile';
  *  - stamp_to_publish: image stamp -> publish returned (ROS clock);
  *  - callback_to_publish: our subscription callback -> publish returned: the node's own span, what
  *    the CPU pays per frame on top of what any rclnodejs subscriber pays (one sample per frame, so
- *    its p50 is a real frame's, not a sum of the stages' p50s).
+ *    its p50 is a real frame's, not a sum of the stages' p50s);
+ *  - depth: (depth: true) pairing, placing the result in space, building and publishing the 3D
+ *    messages, after the 2D ones went out.
  */
 export const STAGES = [
   'dds_in',
@@ -34,6 +36,7 @@ export const STAGES = [
   'publish',
   'stamp_to_publish',
   'callback_to_publish',
+  'depth',
 ] as const;
 export type Stage = (typeof STAGES)[number];
 

@@ -3,6 +3,7 @@ import { PERCEPTION_DEFAULTS, PERCEPTION_PARAMETERS } from '../config/perception
 import { tableDescriptions } from '../config/parameterTable';
 import type { Task } from '../pipeline/perceptionPipeline';
 import { CameraHub } from '../ros/cameraHub';
+import { DepthHub } from '../ros/depthHub';
 import { PerceptionNode, PerceptionProcess } from './managedPerceptionNode';
 import { PipelineRegistry } from './pipelineRegistry';
 import type { NodeProcessSpec, RunningNodes } from './runNodeProcess';
@@ -18,7 +19,12 @@ export class PipelineStartError extends Error {
 }
 
 export function newPerceptionProcess(rcl: typeof Rclnodejs): PerceptionProcess {
-  return { rcl, cameras: new CameraHub(rcl), pipelines: new PipelineRegistry() };
+  return {
+    rcl,
+    cameras: new CameraHub(rcl),
+    depths: new DepthHub(rcl),
+    pipelines: new PipelineRegistry(),
+  };
 }
 
 /**

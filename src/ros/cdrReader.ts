@@ -76,6 +76,14 @@ export class CdrReader {
     return v;
   }
 
+  float64(field: string): number {
+    this.align(8);
+    this.need(8, field);
+    const v = this.view.getFloat64(this.offset, this.littleEndian);
+    this.offset += 8;
+    return v;
+  }
+
   /** A CDR string: uint32 length including the terminating NUL, the bytes, then the NUL. */
   string(field: string): string {
     const length = this.uint32(`${field} length`);

@@ -37,6 +37,12 @@ export class CdrWriter {
     this.offset += 4;
   }
 
+  float32(v: number): void {
+    this.align(4);
+    this.view.setFloat32(this.offset, v, true);
+    this.offset += 4;
+  }
+
   float64(v: number): void {
     this.align(8);
     this.view.setFloat64(this.offset, v, true);

@@ -63,7 +63,52 @@ export interface Descriptor {
   range: [number, number] | null;
 }
 
-type Kind = 'detections' | 'poses' | 'image' | 'events' | 'annotations';
+type Kind =
+  | 'detections'
+  | 'poses'
+  | 'image'
+  | 'events'
+  | 'annotations'
+  | 'detections_3d'
+  | 'poses_3d'
+  | 'markers';
+
+export interface Detections3DMsg {
+  stamp: [number, number];
+  frame_id: string;
+  items: {
+    id: string;
+    class_id: string;
+    score: number;
+    frame_id: string;
+    center: [number, number, number];
+    orientation: [number, number, number, number];
+    size: [number, number, number];
+  }[];
+}
+
+export interface Poses3DMsg {
+  stamp: [number, number];
+  frame_id: string;
+  /** keypoints: [x, y, z, score, valid]. */
+  poses: { id: string; skeleton: string; keypoints: [number, number, number, number, boolean][] }[];
+}
+
+export interface MarkersMsg {
+  markers: {
+    ns: string;
+    id: number;
+    type: number;
+    action: number;
+    frame_id: string;
+    stamp: [number, number];
+    position: [number, number, number];
+    scale: [number, number, number];
+    text: string;
+    points: number;
+    lifetime: number;
+  }[];
+}
 /** A message with a header, summarized by the fields it has (kind `stamped` of ros_client.py). */
 export interface StampedMsg {
   stamp: [number, number];

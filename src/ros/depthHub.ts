@@ -1,0 +1,66 @@
+import type * as Rclnodejs from 'rclnodejs';
+import { DepthCounters, DepthInput, DepthIntake, DepthMatch } from './depthIntake';
+import type { RosTime } from './rosHeader';
+import { ThrottledWarnings } from './throttledWarnings';
+
+/** A pipeline's hold on a depth camera: pairing until released. */
+export interface DepthLease {
+  readonly depthTopic: string;
+  readonly cameraInfoTopic: string;
+  readonly counters: DepthCounters;
+  match(stamp: RosTime, slopMs: number): DepthMatch;
+  release(): void;
+}
+
+interface Shared {
+  readonly intake: DepthIntake;
+  users: number;
+}
+
+/**
+ * One depth and one CameraInfo subscription per topic pair per process, however many pipelines
+ * use them (as CameraHub does for colour): they live on the node of the first pipeline that
+ * asked and go when the last one releases them.
+ */
+export class DepthHub {
+  private readonly intakes = new Map<string, Shared>();
+
+  constructor(private readonly rcl: typeof Rclnodejs) {}
+
+  attach(node: Rclnodejs.Node, input: DepthInput): DepthLease {
+    const depthTopic = node.resolveTopicName(input.depthTopic);
+    const cameraInfoTopic = node.resolveTopicName(input.cameraInfoTopic);
+    const key = `${depthTopic} ${cameraInfoTopic} ${input.qos}`;
+    let shared = this.intakes.get(key);
+    if (!shared) {
+      const warnings = new ThrottledWarnings((l) => node.getLogger().warn(l));
+      shared = {
+        users: 0,
+        intake: new DepthIntake(
+          this.rcl,
+          node,
+          { depthTopic, cameraInfoTopic, qos: input.qos },
+          (code, message) => warnings.report(code, message),
+        ),
+      };
+      this.intakes.set(key, shared);
+    }
+    const s = shared;
+    s.users++;
+    let released = false;
+    return {
+      depthTopic,
+      cameraInfoTopic,
+      counters: s.intake.counters,
+      match: (stamp, slopMs) => s.intake.match(stamp, slopMs),
+      release: () => {
+        if (released) return;
+        released = true;
+        if (--s.users === 0) {
+          s.intake.destroy();
+          this.intakes.delete(key);
+        }
+      },
+    };
+  }
+}

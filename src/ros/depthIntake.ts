@@ -1,0 +1,141 @@
+/**
+ * The depth side of a camera: its aligned depth image and CameraInfo, taken raw and decoded in
+ * place like colour frames, and paired with a colour frame by stamp when its result is ready (by
+ * then the depth of the same instant has arrived; nothing waits for it). Keeps the last few depth
+ * frames and the last CameraInfo; a malformed one is counted and dropped.
+ */
+import type * as Rclnodejs from 'rclnodejs';
+import { CameraModel, CameraModelError } from '../depth/cameraModel';
+import { decodeCameraInfo, decodeDepthImage, DepthFrame } from './depthCodecs';
+import { FrameError } from './frameError';
+import { makeQos, QosName } from './qosProfile';
+import type { RosTime } from './rosHeader';
+
+export interface DepthInput {
+  readonly depthTopic: string;
+  readonly cameraInfoTopic: string;
+  readonly qos: QosName;
+}
+
+export interface DepthCounters {
+  depthReceived: number;
+  depthRejected: number;
+  cameraInfoReceived: number;
+  cameraInfoRejected: number;
+  lastError?: string;
+}
+
+/** Why a colour frame got no depth: counted per reason in the diagnostics. */
+export type NoDepthReason =
+  'no_depth_yet' | 'no_depth_in_slop' | 'no_camera_info' | 'bad_camera_info';
+
+export type DepthMatch =
+  { readonly depth: DepthFrame; readonly camera: CameraModel } | { readonly reason: NoDepthReason };
+
+/** Depth frames kept for pairing: a few frames of a 30 Hz camera cover any result's latency. */
+const KEEP = 4;
+
+const ns = (t: RosTime) => BigInt(t.sec) * 1_000_000_000n + BigInt(t.nanosec);
+
+export class DepthIntake {
+  readonly counters: DepthCounters = {
+    depthReceived: 0,
+    depthRejected: 0,
+    cameraInfoReceived: 0,
+    cameraInfoRejected: 0,
+  };
+  private readonly recent: DepthFrame[] = [];
+  private camera: CameraModel | undefined;
+  private cameraError = '';
+  private readonly depthSub: Rclnodejs.Subscription;
+  private readonly infoSub: Rclnodejs.Subscription;
+
+  constructor(
+    rcl: typeof Rclnodejs,
+    private readonly node: Rclnodejs.Node,
+    input: DepthInput,
+    private readonly onReject: (code: string, message: string) => void,
+  ) {
+    const qos = makeQos(rcl, input.qos);
+    this.depthSub = node.createSubscription(
+      'sensor_msgs/msg/Image',
+      input.depthTopic,
+      { isRaw: true, qos },
+      (m: unknown) => this.takeDepth(m as Buffer),
+    );
+    this.infoSub = node.createSubscription(
+      'sensor_msgs/msg/CameraInfo',
+      input.cameraInfoTopic,
+      { isRaw: true, qos },
+      (m: unknown) => this.takeCameraInfo(m as Buffer),
+    );
+  }
+
+  get depthTopic(): string {
+    return this.depthSub.topic;
+  }
+
+  get cameraInfoTopic(): string {
+    return this.infoSub.topic;
+  }
+
+  /**
+   * The depth frame nearest in stamp to `stamp` within `slopMs`, with the camera model; or why
+   * there is none.
+   */
+  match(stamp: RosTime, slopMs: number): DepthMatch {
+    if (!this.camera) return { reason: this.cameraError ? 'bad_camera_info' : 'no_camera_info' };
+    if (this.recent.length === 0) return { reason: 'no_depth_yet' };
+    const want = ns(stamp);
+    let best: DepthFrame | undefined;
+    let bestGap = 0n;
+    for (const f of this.recent) {
+      const d = ns(f.header.stamp) - want;
+      const gap = d < 0n ? -d : d;
+      if (!best || gap < bestGap) {
+        best = f;
+        bestGap = gap;
+      }
+    }
+    if (!best || Number(bestGap) / 1e6 > slopMs) return { reason: 'no_depth_in_slop' };
+    return { depth: best, camera: this.camera };
+  }
+
+  destroy(): void {
+    this.node.destroySubscription(this.depthSub);
+    this.node.destroySubscription(this.infoSub);
+    this.recent.length = 0;
+  }
+
+  private takeDepth(message: Buffer): void {
+    this.counters.depthReceived++;
+    try {
+      this.recent.push(decodeDepthImage(message));
+      if (this.recent.length > KEEP) this.recent.shift();
+    } catch (e) {
+      if (!(e instanceof FrameError)) throw e;
+      this.counters.depthRejected++;
+      this.reject(e.code, `dropped a bad depth frame on ${this.depthTopic}: ${e.message}`);
+    }
+  }
+
+  private takeCameraInfo(message: Buffer): void {
+    this.counters.cameraInfoReceived++;
+    try {
+      this.camera = CameraModel.fromCameraInfo(decodeCameraInfo(message).info);
+      this.cameraError = '';
+    } catch (e) {
+      if (!(e instanceof FrameError) && !(e instanceof CameraModelError)) throw e;
+      this.counters.cameraInfoRejected++;
+      this.camera = undefined;
+      this.cameraError = e.message;
+      const code = e instanceof FrameError ? e.code : 'BAD_CAMERA_INFO';
+      this.reject(code, `dropped a bad CameraInfo on ${this.cameraInfoTopic}: ${e.message}`);
+    }
+  }
+
+  private reject(code: string, message: string): void {
+    this.counters.lastError = message;
+    this.onReject(code, message);
+  }
+}

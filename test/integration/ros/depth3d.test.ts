@@ -1,0 +1,267 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import sharp from 'sharp';
+import { useRosTestBed } from '../../support/rosTestBed';
+import type {
+  DetectionsMsg,
+  DiagnosticStatus,
+  Detections3DMsg,
+  MarkersMsg,
+} from '../../support/rosClient';
+import { RunningProcess, startNode, startProcess } from '../../support/rosProcess';
+import { repoPath } from '../../support/paths';
+
+const CAMERA = repoPath('test', 'fixtures', 'ros', 'depth_camera.py');
+const W = 640;
+const H = 480;
+const F = 500;
+const CX = 320;
+const CY = 240;
+
+/** Raw depth of a scene: 16UC1 millimetres or 32FC1 metres, little endian. */
+function depthFile(
+  dir: string,
+  name: string,
+  encoding: '16UC1' | '32FC1',
+  w: number,
+  h: number,
+  metres: (x: number, y: number) => number,
+): string {
+  const bpp = encoding === '16UC1' ? 2 : 4;
+  const buf = Buffer.alloc(w * h * bpp);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const m = metres(x, y);
+      if (encoding === '16UC1')
+        buf.writeUInt16LE(Number.isFinite(m) ? Math.round(m * 1000) : 0, (y * w + x) * 2);
+      else buf.writeFloatLE(m, (y * w + x) * 4);
+    }
+  }
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, buf);
+  return file;
+}
+
+const sameStamp = (a: [number, number], b: [number, number]) => a[0] === b[0] && a[1] === b[1];
+
+describe('3D results from an aligned depth image and CameraInfo over real DDS', function () {
+  this.timeout(240_000);
+  const bed = useRosTestBed('person.jpg');
+  let dir: string;
+  let colour: string;
+  let camera: RunningProcess | undefined;
+
+  const startCamera = async (ns: string, depth: string, extra: string[]) => {
+    camera = startProcess('python3', [
+      CAMERA,
+      '--ns',
+      ns,
+      '--colour',
+      colour,
+      '--width',
+      String(W),
+      '--height',
+      String(H),
+      '--depth',
+      depth,
+      ...extra,
+    ]);
+    await camera.waitFor(/^ready$/m, 60_000);
+  };
+  const stopCamera = async () => {
+    await camera?.stop();
+    camera = undefined;
+  };
+
+  /** Waits until the node's diagnostics say what `ready` looks for. */
+  async function diagnosticsWhen(
+    node: string,
+    ready: (d: DiagnosticStatus) => boolean,
+  ): Promise<DiagnosticStatus> {
+    let d: DiagnosticStatus | undefined;
+    for (let i = 0; i < 40; i++) {
+      d = await bed.client.diagnostics(node, 5);
+      if (d.values && ready(d)) return d;
+    }
+    assert.fail(`diagnostics of ${node}: ${JSON.stringify(d)}`);
+  }
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-depth3d-'));
+    // The 640x424 photo of a person, letterboxed into a 640x480 rgb8 frame.
+    const { data } = await sharp(path.join(bed.photoDir, 'person.jpg'))
+      .resize(W, H, { fit: 'contain', background: { r: 0, g: 0, b: 0 } })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    colour = path.join(dir, 'person.rgb');
+    fs.writeFileSync(colour, data);
+    const det = bed.own(
+      startNode(
+        'perceptionNode',
+        'd3_it',
+        ['threads:=2', 'depth:=true'],
+        [
+          '-r',
+          'image:=/bar/image_raw',
+          '-r',
+          'depth:=/bar/depth',
+          '-r',
+          'camera_info:=/bar/camera_info',
+        ],
+      ),
+    );
+    await det.waitFor(/nodes by provider/, 60_000);
+    await bed.client.watch('/d3_it/detections', 'detections');
+    await bed.client.watch('/d3_it/detections_3d', 'detections_3d');
+  });
+
+  after(async () => {
+    await stopCamera();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a person at a constant 2 m: z within 2 %, x and y the back-projected 2D box centre within 2 cm', async function () {
+    const depth = depthFile(dir, 'flat2m.u16', '16UC1', W, H, () => 2.0);
+    await startCamera('/bar', depth, [
+      '--depth-encoding',
+      '16UC1',
+      '--depth-width',
+      '640',
+      '--depth-height',
+      '480',
+    ]);
+    await bed.client.watch('/d3_it/markers', 'markers');
+    const three = await bed.client.take<Detections3DMsg>('/d3_it/detections_3d', 3, 60);
+    const two = await bed.client.take<DetectionsMsg>('/d3_it/detections', 1, 10);
+    const markers = await bed.client.take<MarkersMsg>('/d3_it/markers', 1, 30);
+    await stopCamera();
+    assert.ok(three.length >= 3, `only ${three.length} 3D messages`);
+    let compared = 0;
+    for (const m3 of three) {
+      assert.equal(m3.frame_id, 'bar_color_optical_frame', "the colour image's optical frame");
+      const m2 = two.find((m) => sameStamp(m.stamp, m3.stamp));
+      if (!m2) continue;
+      assert.equal(m3.items.length, m2.items.length, 'every detection has depth on a flat scene');
+      for (const d3 of m3.items) {
+        const d2: DetectionsMsg['items'][number] | undefined = m2.items.find((d) => d.id === d3.id);
+        assert.ok(d2, `3D id ${d3.id} not among the 2D ids ${m2.items.map((d) => d.id).join(',')}`);
+        assert.equal(d3.class_id, d2.class_id);
+        assert.ok(Math.abs(d3.score - d2.score) < 1e-9);
+        const [u, v, bw, bh] = d2.box;
+        const [x, y, z] = d3.center;
+        assert.ok(Math.abs(z - 2) <= 0.04, `z ${z}`);
+        assert.ok(Math.abs(x - ((u - CX) * z) / F) <= 0.02, `x ${x} vs pixel ${u}`);
+        assert.ok(Math.abs(y - ((v - CY) * z) / F) <= 0.02, `y ${y} vs pixel ${v}`);
+        assert.ok(
+          Math.abs(d3.size[0] - (bw * 2) / F) < 0.01 && Math.abs(d3.size[1] - (bh * 2) / F) < 0.01,
+        );
+        assert.deepEqual(d3.orientation, [0, 0, 0, 1]);
+        compared++;
+      }
+    }
+    assert.ok(compared > 0, 'no 3D message had its 2D message in the window');
+    assert.ok(
+      three.some((m) => m.items.some((d) => d.class_id === '0')),
+      'the standing person',
+    );
+    // rviz / Foxglove: a DELETEALL, then a box and a label per detection, in the optical frame.
+    const mk = markers[0]!.markers;
+    assert.equal(mk[0]!.action, 3);
+    const cubes = mk.filter((m) => m.type === 1 && m.action === 0);
+    const texts = mk.filter((m) => m.type === 9);
+    assert.ok(cubes.length >= 1 && texts.length === cubes.length, JSON.stringify(mk));
+    for (const m of cubes) {
+      assert.equal(m.frame_id, 'bar_color_optical_frame');
+      assert.ok(m.lifetime > 0 && m.lifetime <= 1, 'markers expire');
+      assert.ok(Math.abs(m.position[2] - 2) <= 0.04);
+    }
+    assert.match(texts[0]!.text, /#\d+ 2\.00 m$/);
+  });
+
+  it('depth at half resolution, 32FC1 in metres with NaN holes over half the image', async function () {
+    const depth = depthFile(dir, 'half3m.f32', '32FC1', W / 2, H / 2, (x, y) =>
+      (x + y) % 3 === 0 ? 3.0 : NaN,
+    );
+    await bed.client.clear('/d3_it/detections_3d');
+    await startCamera('/bar', depth, [
+      '--depth-encoding',
+      '32FC1',
+      '--depth-width',
+      '320',
+      '--depth-height',
+      '240',
+    ]);
+    const three = await bed.client.take<Detections3DMsg>('/d3_it/detections_3d', 3, 60);
+    await stopCamera();
+    const items = three.slice(1).flatMap((m) => m.items);
+    assert.ok(items.length > 0, JSON.stringify(three));
+    for (const d of items) assert.ok(Math.abs(d.center[2] - 3) <= 0.03, `z ${d.center[2]}`);
+  });
+
+  it('depth stamped further from the colour frame than depth_slop_ms: no 3D, counted by reason, 2D on time', async function () {
+    const depth = depthFile(dir, 'flat2m.u16', '16UC1', W, H, () => 2.0);
+    await startCamera('/bar', depth, [
+      '--depth-encoding',
+      '16UC1',
+      '--depth-width',
+      '640',
+      '--depth-height',
+      '480',
+      '--depth-offset-ms',
+      '50',
+    ]);
+    await bed.client.take<DetectionsMsg>('/d3_it/detections', 1, 30);
+    await bed.client.clear('/d3_it/detections_3d');
+    await bed.client.clear('/d3_it/detections');
+    const two = await bed.client.take<DetectionsMsg>('/d3_it/detections', 3, 60);
+    const three = await bed.client.take<Detections3DMsg>('/d3_it/detections_3d', 1, 2);
+    const d = await diagnosticsWhen('d3_it', (s) =>
+      /no_depth_in_slop/.test(s.values.frames_without_depth_by_reason ?? ''),
+    );
+    await stopCamera();
+    assert.ok(two.length >= 3, '2D results keep coming');
+    assert.equal(three.length, 0, `3D from unpaired depth: ${JSON.stringify(three)}`);
+    assert.match(d.message, /within depth_slop_ms/);
+  });
+
+  it('no CameraInfo: a clear diagnostic, and the 2D results still go out', async function () {
+    const node = bed.own(
+      startNode(
+        'perceptionNode',
+        'd3_noinfo',
+        ['threads:=1', 'depth:=true'],
+        [
+          '-r',
+          'image:=/baz/image_raw',
+          '-r',
+          'depth:=/baz/depth',
+          '-r',
+          'camera_info:=/baz/camera_info',
+        ],
+      ),
+    );
+    await node.waitFor(/nodes by provider/, 60_000);
+    await bed.client.watch('/d3_noinfo/detections', 'detections');
+    const depth = depthFile(dir, 'flat2m.u16', '16UC1', W, H, () => 2.0);
+    await startCamera('/baz', depth, [
+      '--depth-encoding',
+      '16UC1',
+      '--depth-width',
+      '640',
+      '--depth-height',
+      '480',
+      '--no-info',
+    ]);
+    const two = await bed.client.take<DetectionsMsg>('/d3_noinfo/detections', 2, 60);
+    const d = await diagnosticsWhen('d3_noinfo', (s) => Number(s.values.frames_without_depth) > 0);
+    await stopCamera();
+    assert.ok(two.length >= 2);
+    assert.equal(d.level, 1, 'WARN');
+    assert.match(d.message, /no CameraInfo on \/baz\/camera_info: results go out in 2D only/);
+    assert.match(d.values.frames_without_depth_by_reason ?? '', /"no_camera_info":\d+/);
+    assert.equal(d.values.frames_with_depth, '0');
+  });
+});
