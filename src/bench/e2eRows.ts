@@ -3,13 +3,14 @@ import { percentile } from '../util/percentile';
 
 /**
  * The node's stages as diagnostics name them (`<stage>_ms_p50`), in the order a frame meets them:
- * all of NodeStats' but the two spans (stamp_to_publish, callback_to_publish), which cover the others.
+ * all of NodeStats' but the two spans (stamp_to_publish, callback_to_publish), which cover the
+ * others, and `depth`, which comes after the 2D publish (bench:depth measures it).
  */
-export type NodeStage = Exclude<Stage, NodeSpan>;
+export type NodeStage = Exclude<Stage, NodeSpan | 'depth'>;
 export type NodeSpan = 'stamp_to_publish' | 'callback_to_publish';
-const SPANS: readonly Stage[] = ['stamp_to_publish', 'callback_to_publish'];
+const NOT_ON_THE_2D_PATH: readonly Stage[] = ['stamp_to_publish', 'callback_to_publish', 'depth'];
 export const NODE_STAGES: readonly NodeStage[] = STAGES.filter(
-  (s): s is NodeStage => !SPANS.includes(s),
+  (s): s is NodeStage => !NOT_ON_THE_2D_PATH.includes(s),
 );
 
 /**

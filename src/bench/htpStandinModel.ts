@@ -190,7 +190,7 @@ export function htpStandinSegmentationBytes(): Uint8Array {
 }
 
 /** A stand-in's manifest: the real model's, pointing at the stand-in file for both precisions. */
-function writeStandinManifest(
+export function writeStandinManifest(
   realManifest: string,
   dir: string,
   name: string,

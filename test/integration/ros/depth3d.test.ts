@@ -13,7 +13,7 @@ import type {
 import { RunningProcess, startNode, startProcess } from '../../support/rosProcess';
 import { repoPath } from '../../support/paths';
 
-const CAMERA = repoPath('test', 'fixtures', 'ros', 'depth_camera.py');
+const CAMERA = repoPath('tools', 'ros', 'depth_camera.py');
 const W = 640;
 const H = 480;
 const F = 500;
