@@ -95,9 +95,9 @@ ifaces="$( (ls "$HTP_ROS_PREFIX/share/ament_index/resource_index/rosidl_interfac
 gen_stamp="$pkg/generated/.htp-stamp"
 gen_key="$version $HTP_ROS_ID $(cat "$HTP_IFACE_PREFIX/.htp-stamp" 2>/dev/null || true) $ifaces"
 saved_gen="$saved/generated.tar"
-if stamp_ok "$gen_stamp" "$gen_key"; then
+if stamp_ok "$gen_stamp" "$gen_key" && [ -f "$pkg/types/interfaces.d.ts" ]; then
   log "rclnodejs: message bindings up to date"
-elif stamp_ok "$saved/generated.stamp" "$gen_key"; then
+elif stamp_ok "$saved/generated.stamp" "$gen_key" && tar -tf "$saved_gen" types/interfaces.d.ts >/dev/null 2>&1; then
   rm -rf "$pkg/generated"
   tar -xf "$saved_gen" -C "$pkg"
   stamp_write "$gen_stamp" "$gen_key"
@@ -108,6 +108,7 @@ else
     || { tail -30 "$root/.ros/rclnodejs-messages.log" >&2; die "rclnodejs message generation failed (log: .ros/rclnodejs-messages.log)"; }
   stamp_write "$gen_stamp" "$gen_key"
   mkdir -p "$saved"
-  tar -cf "$saved_gen" -C "$pkg" generated
+  # The message classes and their TypeScript declarations (what our code compiles against).
+  tar -cf "$saved_gen" -C "$pkg" generated types/interfaces.d.ts
   stamp_write "$saved/generated.stamp" "$gen_key"
 fi

@@ -4,6 +4,7 @@ import type { PipelineResult } from '../core/pipelineResult';
 import type { Task } from '../pipeline/perceptionPipeline';
 import type { PublishedResult } from '../ros/imageAnnotations';
 import { encodeDetection2DArray } from '../ros/detectionArrayCodec';
+import { encodePersonPoseArray } from '../ros/poseArrayCodec';
 import { encodeImage } from '../ros/imageCodec';
 import { createOutputPublisher, IMAGE_QOS, LATCHED_QOS, RESULT_QOS } from '../ros/publisherQos';
 import type { RosHeader } from '../ros/rosHeader';
@@ -125,7 +126,8 @@ export class TaskPublishers {
       }
       case 'pose': {
         const msg = personPoseArray(header, r.poses);
-        return { sent: { kind: 'poses', msg }, send: () => this.poses?.publish(msg) };
+        const bytes = encodePersonPoseArray(msg);
+        return { sent: { kind: 'poses', msg }, send: () => this.poses?.publish(bytes) };
       }
       case 'semantic': {
         const image = encodeImage({

@@ -11,8 +11,9 @@ export type PersonPoseArrayMsg = Rclnodejs.htp_perception.msg.PersonPoseArray;
 
 /*
  * Messages in the field layout of vision_msgs 4.x and our msg/, typed by rclnodejs' generated
- * interfaces. Detections are published as our own CDR (detectionArrayCodec: rclnodejs' object
- * path cost milliseconds per message); poses and labels still go through rclnodejs' serializer.
+ * interfaces. Detections and poses are published as our own CDR (detectionArrayCodec,
+ * poseArrayCodec: rclnodejs' object path cost milliseconds per message); labels (once per
+ * configure) still go through rclnodejs' serializer.
  */
 
 export function headerMsg(h: RosHeader): Header {

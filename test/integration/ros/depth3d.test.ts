@@ -9,6 +9,8 @@ import type {
   DiagnosticStatus,
   Detections3DMsg,
   MarkersMsg,
+  Poses3DMsg,
+  PosesMsg,
 } from '../../support/rosClient';
 import { RunningProcess, startNode, startProcess } from '../../support/rosProcess';
 import { repoPath } from '../../support/paths';
@@ -225,6 +227,76 @@ describe('3D results from an aligned depth image and CameraInfo over real DDS', 
     assert.ok(two.length >= 3, '2D results keep coming');
     assert.equal(three.length, 0, `3D from unpaired depth: ${JSON.stringify(three)}`);
     assert.match(d.message, /within depth_slop_ms/);
+  });
+
+  it('3D keypoints on a tilted plane: every valid keypoint on the plane, the rest marked', async function () {
+    // HRNet top-down on the detector's people; the scene is a plane leaning back with the rows
+    // (z = 2 m at the centre row, +2 mm per row), so each keypoint's depth depends on its pixel.
+    const node = bed.own(
+      startNode(
+        'perceptionNode',
+        'd3_pose',
+        [
+          'threads:=1',
+          'depth:=true',
+          `model:=${repoPath('models', 'hrnet', 'hrnet-w32-256x192.manifest.json')}`,
+          `person_detector:=${repoPath('models', 'yolov8-fall', 'yolov8s-fall.manifest.json')}`,
+          'person_classes:=[Normal,Fall]',
+        ],
+        [
+          '-r',
+          'image:=/qux/image_raw',
+          '-r',
+          'depth:=/qux/depth',
+          '-r',
+          'camera_info:=/qux/camera_info',
+        ],
+      ),
+    );
+    await node.waitFor(/person detector .*nodes by provider/, 60_000);
+    await bed.client.watch('/d3_pose/poses', 'poses');
+    await bed.client.watch('/d3_pose/poses_3d', 'poses_3d');
+    const plane = (v: number) => 2 + 0.002 * (v - CY);
+    const depth = depthFile(dir, 'plane.f32', '32FC1', W, H, (_x, y) => plane(y + 0.5));
+    await startCamera('/qux', depth, [
+      '--depth-encoding',
+      '32FC1',
+      '--depth-width',
+      '640',
+      '--depth-height',
+      '480',
+    ]);
+    const three = await bed.client.take<Poses3DMsg>('/d3_pose/poses_3d', 2, 90);
+    const two = await bed.client.take<PosesMsg>('/d3_pose/poses', 1, 10);
+    await stopCamera();
+    let valid = 0;
+    let compared = 0;
+    for (const m3 of three) {
+      const m2 = two.find((m) => sameStamp(m.stamp, m3.stamp));
+      if (!m2) continue;
+      assert.equal(m3.poses.length, m2.poses.length);
+      m3.poses.forEach((p3, i) => {
+        assert.equal(p3.skeleton, 'coco17');
+        assert.equal(p3.keypoints.length, 17);
+        p3.keypoints.forEach(([x, y, z, score, ok], k) => {
+          const [u, v, s2] = m2.poses[i]!.points[k]!;
+          assert.ok(Math.abs(score - s2!) < 1e-6);
+          if (!ok) {
+            assert.deepEqual([x, y, z], [0, 0, 0], 'an invalid keypoint is not invented');
+            return;
+          }
+          valid++;
+          // The plane's depth around the keypoint (5x5 neighbourhood: within 3 rows of it).
+          assert.ok(Math.abs(z - plane(v!)) <= 0.002 * 3 + 1e-6, `z ${z} at row ${v}`);
+          assert.ok(
+            Math.abs(x - ((u! - CX) * z) / F) <= 0.01 && Math.abs(y - ((v! - CY) * z) / F) <= 0.01,
+          );
+        });
+      });
+      compared++;
+    }
+    assert.ok(compared > 0, 'no 3D poses message had its 2D message in the window');
+    assert.ok(valid > 0, 'no keypoint was placed');
   });
 
   it('no CameraInfo: a clear diagnostic, and the 2D results still go out', async function () {
