@@ -234,6 +234,13 @@ const schema = tableSchema(PERCEPTION_PARAMETERS).superRefine((c, ctx) => {
       message: `must not exceed track_high_threshold (${c.track_high_threshold})`,
     });
   }
+  if (c.depth_min_m >= c.depth_max_m) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['depth_min_m'],
+      message: `must be below depth_max_m (${c.depth_max_m})`,
+    });
+  }
   if (c.track_new_threshold < c.track_high_threshold) {
     ctx.addIssue({
       code: 'custom',

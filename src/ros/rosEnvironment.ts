@@ -54,7 +54,7 @@ function preloadBinding(): void {
       `rclnodejs native binding ${binding} is not built: run scripts/bootstrap.sh`,
     );
   }
-  checkBuiltForThisRos(binding);
+  checkBuiltForThisRos(binding, process.env.HTP_ROS_ID);
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     require(binding);
@@ -111,10 +111,7 @@ function shutdownRos(): void {
  * at random on the first message: refuse it here, naming both. An install without the stamp (a
  * colcon install space) or an environment without HTP_ROS_ID is not judged.
  */
-export function checkBuiltForThisRos(
-  binding: string,
-  want: string | undefined = process.env.HTP_ROS_ID,
-): void {
+export function checkBuiltForThisRos(binding: string, want: string | undefined): void {
   const stampFile = path.join(path.dirname(path.dirname(binding)), '.htp-stamp');
   if (!want || !fs.existsSync(stampFile)) return;
   const stamp = fs.readFileSync(stampFile, 'utf8');

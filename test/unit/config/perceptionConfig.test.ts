@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import {
+  depthSettings,
   frameOptions,
   PERCEPTION_DEFAULTS,
   PERCEPTION_PARAMETERS,
@@ -53,6 +54,9 @@ describe('perception parameters', () => {
       'annotated_max_rate_hz',
       'annotated_max_width',
       'classes',
+      'depth_max_m',
+      'depth_min_m',
+      'depth_slop_ms',
       'iou_threshold',
       'jpeg_quality',
       'max_detections',
@@ -66,6 +70,18 @@ describe('perception parameters', () => {
       'track_new_threshold',
       'tracking',
     ]);
+  });
+
+  it('keeps the depth range ordered and reads the depth settings per frame', () => {
+    assert.throws(
+      () => parse({ depth_min_m: 5, depth_max_m: 4 }),
+      /depth_min_m: must be below depth_max_m \(4\)/,
+    );
+    assert.deepEqual(depthSettings(parse({ depth_slop_ms: 20, depth_max_m: 6 })), {
+      slopMs: 20,
+      range: { min: 0.1, max: 6 },
+    });
+    assert.equal(PERCEPTION_PARAMETERS.depth.kind, 'session');
   });
 
   it('orders the tracking thresholds: low <= high <= new', () => {
