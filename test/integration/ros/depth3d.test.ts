@@ -172,6 +172,8 @@ describe('3D results from an aligned depth image and CameraInfo over real DDS', 
       three.some((m) => m.items.some((d) => d.class_id === '0')),
       'the standing person',
     );
+    // The standing person (not the dog beside them): the narrow class-0 box.
+    personBox = two.flatMap((m) => m.items).find((d) => d.class_id === '0' && d.box[2] < 160)?.box;
     // rviz / Foxglove: a DELETEALL, then a box and a label per detection, in the optical frame.
     const mk = markers[0]!.markers;
     assert.equal(mk[0]!.action, 3);
