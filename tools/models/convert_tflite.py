@@ -270,6 +270,17 @@ def run(a: argparse.Namespace, report: dict) -> None:
 TF2ONNX_VERSION = "?"
 
 
+def finite_or_null(v):
+    """JSON has no NaN or infinity: a non-finite difference travels as null (and fails the check)."""
+    if isinstance(v, float):
+        return v if np.isfinite(v) else None
+    if isinstance(v, dict):
+        return {k: finite_or_null(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [finite_or_null(x) for x in v]
+    return v
+
+
 def main() -> int:
     global TF2ONNX_VERSION
     ap = argparse.ArgumentParser()
@@ -293,7 +304,7 @@ def main() -> int:
     except Refused as e:
         report["refused"] = str(e)
         code = REFUSED
-    pathlib.Path(a.report).write_text(json.dumps(report, indent=1))
+    pathlib.Path(a.report).write_text(json.dumps(finite_or_null(report), indent=1, allow_nan=False))
     return code
 
 
