@@ -91,14 +91,14 @@ def image_feed(rgb: np.ndarray, info: dict) -> np.ndarray:
 
 def check_input(inputs: list[dict]) -> dict:
     if len(inputs) != 1:
-        names = ", ".join(f"{i['name']} {i['dims']}" for i in inputs)
+        names = ", ".join(f"{i['name']} [{','.join(map(str, i['dims']))}]" for i in inputs)
         raise Refused(f"{len(inputs)} inputs ({names}); one image input is imported")
     i = inputs[0]
     d = i["dims"]
     image = len(d) == 4 and d[0] in (1, -1) and (d[3] == 3 or d[1] == 3) and min(d[1:]) > 0
     if not image or i["dtype"] not in ("float32", "uint8"):
         raise Refused(
-            f"input '{i['name']}' is {i['dtype']} {d}: the conversion check feeds photos, so one image input "
+            f"input '{i['name']}' is {i['dtype']} [{','.join(map(str, d))}]: the conversion check feeds photos, so one image input "
             "[1,H,W,3] or [1,3,H,W] of float32 or uint8 is imported"
         )
     return i
