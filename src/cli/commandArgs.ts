@@ -105,17 +105,28 @@ export function parseDoctorArgs(rest: string[]): DoctorOptions {
 export function parseModelImportArgs(rest: string[]): ModelImportOptions {
   const p = parse(
     rest,
-    { name: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } },
+    {
+      name: { type: 'string' },
+      force: { type: 'boolean' },
+      json: { type: 'boolean' },
+      images: { type: 'string' },
+      python: { type: 'string' },
+    },
     MODEL_IMPORT_HELP,
   );
   const [file, ...extra] = p.positionals;
-  if (file === undefined) throw new UsageError('model import needs FILE.onnx (see --help)');
+  if (file === undefined)
+    throw new UsageError('model import needs FILE.onnx or FILE.tflite (see --help)');
   if (extra.length > 0)
     throw new UsageError(`model import takes one file, got '${extra.join(' ')}'`);
   const name = stringOption(p.values.name);
+  const images = stringOption(p.values.images);
+  const python = stringOption(p.values.python);
   return {
     file,
     ...(name !== undefined ? { name } : {}),
+    ...(images !== undefined ? { images } : {}),
+    ...(python !== undefined ? { python } : {}),
     force: p.values.force === true,
     json: p.values.json === true,
   };

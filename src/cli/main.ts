@@ -22,7 +22,8 @@ import { modelQuantizeCommand } from './modelQuantizeCommand';
 export const MAIN_HELP = `usage: htp-perception <command> [options]
 
 commands:
-  model import FILE.onnx [--name N]   write a manifest for an Ultralytics or AI Hub ONNX export
+  model import FILE.onnx [--name N]   write a manifest for an Ultralytics or AI Hub ONNX export;
+    | FILE.tflite                     a .tflite is converted to ONNX and checked against TFLite
   model quantize NAME --images DIR    INT8 QDQ for the HTP, calibrated on your images (or
     [--holdout DIR]                   --topic T --frames N from a camera), validated against
                                       FP32 on held-out images

@@ -3,12 +3,14 @@ import * as path from 'node:path';
 import { deriveManifest } from '../model/deriveManifest';
 import { readOnnxModel } from '../model/readOnnxModel';
 import { type CommandResult, UsageError } from './cliErrors';
+import { tfliteImportCommand } from './tflite/tfliteImportCommand';
 
 export const MODEL_HELP = `usage: htp-perception model <command> ...
 
 commands:
-  import FILE.onnx [--name N] [--force] [--json]
-                  write FILE's manifest beside it (see 'model import --help')
+  import FILE.onnx|FILE.tflite [--name N] [--force] [--json]
+                  write FILE's manifest beside it; a .tflite is converted to ONNX
+                  first (see 'model import --help')
   quantize NAME (--images DIR | --topic T --frames N) [--holdout DIR] [thresholds]
                   INT8 QDQ for the HTP, validated against FP32 (see 'model quantize --help')
   compile NAME [--soc qcs6490] [--precision int8|fp32] [--json]
@@ -17,6 +19,7 @@ commands:
 exit code: 0 ok, 1 a check failed, 2 bad usage or input`;
 
 export const MODEL_IMPORT_HELP = `usage: htp-perception model import FILE.onnx [--name N] [--force] [--json]
+       htp-perception model import FILE.tflite [--name N] [--images DIR] [--python PY] [--force] [--json]
 
 Writes <N>.manifest.json beside FILE.onnx, derived from the file itself:
   - Ultralytics exports (yolo export format=onnx): task, class names, image size and keypoint
@@ -27,24 +30,44 @@ Writes <N>.manifest.json beside FILE.onnx, derived from the file itself:
 Anything else is refused, naming the inputs and outputs found and the example manifest to start
 from (models/examples/). The manifest is checked against the file before it is written.
 
-options:
-  --name N    manifest name and file name (default: FILE without .onnx)
-  --force     overwrite an existing manifest
-  --json      print the result as JSON
-  -h, --help  this text
+A .tflite file is first converted to <N>.onnx beside it (tf2onnx in the tools venv of a source
+checkout, never needed on a robot). MediaPipe's custom op Convolution2DTransposeBias becomes
+ConvTranspose; any other custom op is refused, naming it. The conversion is then proven: the ONNX
+(ONNX Runtime) and the .tflite (TensorFlow's TFLite interpreter) run on the photos of --images,
+and each output's max |difference| must stay within 2 % of its largest value (at least 0.02),
+or nothing is written (exit 1). Layouts recognised by their tensors: MediaPipe BlazePose
+landmarks (pose_landmark_lite/full/heavy) and selfie segmentation (256x256, 144x256), and AI Hub
+names as above; anything else gets the ONNX and <N>.manifest.draft.json, and the refusal names
+the fields to complete (exit 2).
 
-exit code: 0 written, 2 bad usage or a file that cannot be imported`;
+options:
+  --name N      manifest name and file name (default: FILE without .onnx / .tflite)
+  --force       overwrite an existing manifest (and, for .tflite, the ONNX file)
+  --json        print the result as JSON
+  --images DIR  .tflite: photos for the conversion check (default .cache/photos, bootstrap's)
+  --python PY   .tflite: the Python with tf2onnx and TensorFlow (default .cache/tools-venv/bin/python)
+  -h, --help    this text
+
+exit code: 0 written, 1 the conversion check failed or the converter is missing, 2 bad usage
+or a file that cannot be imported`;
 
 export interface ModelImportOptions {
   readonly file: string;
   readonly name?: string;
   readonly force: boolean;
   readonly json: boolean;
+  /** .tflite only: photos for the conversion check, and the converter's Python. */
+  readonly images?: string;
+  readonly python?: string;
 }
 
 export function modelImportCommand(o: ModelImportOptions): CommandResult {
   const file = path.resolve(o.file);
-  if (!/\.onnx$/i.test(file)) throw new UsageError(`${o.file}: expected an .onnx file`);
+  if (/\.tflite$/i.test(file)) return tfliteImportCommand(o);
+  if (!/\.onnx$/i.test(file)) throw new UsageError(`${o.file}: expected an .onnx or .tflite file`);
+  if (o.images !== undefined || o.python !== undefined) {
+    throw new UsageError('--images and --python apply to .tflite files only');
+  }
   if (!fs.existsSync(file)) throw new UsageError(`${o.file}: no such file`);
   if (o.name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.name)) {
     throw new UsageError(`--name ${o.name}: use letters, digits, '.', '_' and '-' only`);

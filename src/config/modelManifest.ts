@@ -104,12 +104,44 @@ const semanticArgmax = z.strictObject({
   mask: tensorSpec,
 });
 
+const tensorLayout = z.enum(['NCHW', 'NHWC']);
+
+/**
+ * MediaPipe BlazePose GHUM landmark model (pose_landmark_lite / _full / _heavy), one person per
+ * crop. `landmarks` [1, L*5]: per landmark x, y in input pixels, z on the same scale (relative to
+ * the hips' midpoint, smaller is nearer the camera), then visibility and presence as logits (a
+ * sigmoid makes them probabilities); the first keypoints.names.length are the body, the others
+ * auxiliary (MediaPipe aligns its next crop with them). `personScore` [1, 1]: probability that the
+ * crop holds a person (the sigmoid is inside the model). Also, when the file has them:
+ * `segmentation` person logits at input size, `heatmaps` one per landmark at a quarter of the input
+ * size, `worldLandmarks` [1, L*3] in metres with the hips' midpoint as origin.
+ */
+const blazeposeLandmarks = z.strictObject({
+  format: z.literal('blazepose-landmarks'),
+  landmarks: tensorSpec,
+  personScore: tensorSpec,
+  segmentation: tensorSpec.extend({ layout: tensorLayout }).optional(),
+  heatmaps: tensorSpec.extend({ layout: tensorLayout }).optional(),
+  worldLandmarks: tensorSpec.optional(),
+});
+
+/**
+ * One channel per pixel holding the probability (sigmoid inside the model) of classNames[1]; the
+ * background's is 1 - p (MediaPipe selfie segmentation: background, person).
+ */
+const semanticProbability = z.strictObject({
+  format: z.literal('semantic-probability'),
+  probability: tensorSpec.extend({ layout: tensorLayout }),
+});
+
 const outputs = z.discriminatedUnion('format', [
   ultralyticsPacked,
   aihubSplit,
   heatmaps,
   semanticLogits,
   semanticArgmax,
+  blazeposeLandmarks,
+  semanticProbability,
 ]);
 export type ManifestOutputs = z.infer<typeof outputs>;
 
@@ -157,7 +189,7 @@ const manifestObject = z.strictObject({
   schemaVersion: z.literal(1),
   name: z.string().min(1),
   task: z.enum(['detect', 'pose', 'segment', 'semantic']),
-  family: z.enum(['yolov8', 'hrnet', 'deeplabv3']),
+  family: z.enum(['yolov8', 'hrnet', 'deeplabv3', 'blazepose', 'selfie-segmentation']),
   weights: z.enum(['pretrained', 'untrained']),
   files,
   input,
@@ -195,6 +227,44 @@ function checkHtpContexts(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
   });
 }
 
+/** Element count of a tensor, undefined while a dimension is dynamic. */
+function fixedSize(dims: readonly number[]): number | undefined {
+  return dims.some((d) => d < 0) ? undefined : dims.reduce((a, b) => a * b, 1);
+}
+
+/** BlazePose: 5 values per landmark, at least the named ones; heatmaps and world landmarks agree. */
+function checkBlazepose(
+  o: z.infer<typeof blazeposeLandmarks>,
+  m: z.infer<typeof manifestObject>,
+  ctx: Ctx,
+): void {
+  const size = fixedSize(o.landmarks.dims);
+  if (size === undefined || size % 5 !== 0) {
+    issue(ctx, ['outputs', 'landmarks', 'dims'], 'expected a fixed size of 5 values per landmark');
+    return;
+  }
+  const landmarks = size / 5;
+  const named = m.keypoints?.names.length ?? 0;
+  if (named > landmarks) {
+    issue(
+      ctx,
+      ['keypoints', 'names'],
+      `${named} keypoints but the model has ${landmarks} landmarks`,
+    );
+  }
+  if (fixedSize(o.personScore.dims) !== 1)
+    issue(ctx, ['outputs', 'personScore', 'dims'], 'expected one value');
+  if (o.heatmaps !== undefined) {
+    const d = o.heatmaps.dims;
+    const k = o.heatmaps.layout === 'NCHW' ? d[1] : d[3];
+    if (d.length !== 4 || k !== landmarks)
+      issue(ctx, ['outputs', 'heatmaps', 'dims'], `expected rank 4 with ${landmarks} heatmaps`);
+  }
+  if (o.worldLandmarks !== undefined && fixedSize(o.worldLandmarks.dims) !== landmarks * 3) {
+    issue(ctx, ['outputs', 'worldLandmarks', 'dims'], `expected ${landmarks} x 3 values`);
+  }
+}
+
 /** Rules that tie task, family and output format together, so heads can trust the manifest. */
 function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
   checkHtpContexts(m, ctx);
@@ -203,6 +273,8 @@ function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
     yolov8: ['ultralytics-packed', 'aihub-split'],
     hrnet: ['heatmaps'],
     deeplabv3: ['semantic-logits', 'semantic-argmax'],
+    blazepose: ['blazepose-landmarks'],
+    'selfie-segmentation': ['semantic-probability'],
   };
   if (!allowed[m.family].includes(fmt)) {
     issue(
@@ -213,9 +285,9 @@ function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
   }
   const taskFamily: Record<typeof m.task, readonly string[]> = {
     detect: ['yolov8'],
-    pose: ['yolov8', 'hrnet'],
+    pose: ['yolov8', 'hrnet', 'blazepose'],
     segment: ['yolov8'],
-    semantic: ['deeplabv3'],
+    semantic: ['deeplabv3', 'selfie-segmentation'],
   };
   if (!taskFamily[m.task].includes(m.family)) {
     issue(ctx, ['task'], `task ${m.task} is not served by family ${m.family}`);
@@ -281,6 +353,22 @@ function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
         ctx,
         ['outputs', 'heatmaps', 'dims'],
         `${k} heatmaps for ${m.keypoints.names.length} keypoints`,
+      );
+    }
+  }
+  if (o.format === 'blazepose-landmarks') checkBlazepose(o, m, ctx);
+  if (o.format === 'semantic-probability') {
+    const d = o.probability.dims;
+    const c = o.probability.layout === 'NCHW' ? d[1] : d[3];
+    if (d.length !== 4)
+      issue(ctx, ['outputs', 'probability', 'dims'], `expected rank 4, got ${d.length}`);
+    else if (c !== 1)
+      issue(ctx, ['outputs', 'probability', 'dims'], `${c} channels, one probability expected`);
+    if (m.classNames.length !== 2) {
+      issue(
+        ctx,
+        ['classNames'],
+        `a probability map has two classes (background, then the one it scores), got ${m.classNames.length}`,
       );
     }
   }
@@ -393,6 +481,18 @@ export function declaredOutputs(
       break;
     case 'semantic-argmax':
       list.push({ field: 'outputs.mask', spec: o.mask });
+      break;
+    case 'blazepose-landmarks':
+      list.push(
+        { field: 'outputs.landmarks', spec: o.landmarks },
+        { field: 'outputs.personScore', spec: o.personScore },
+        { field: 'outputs.segmentation', spec: o.segmentation },
+        { field: 'outputs.heatmaps', spec: o.heatmaps },
+        { field: 'outputs.worldLandmarks', spec: o.worldLandmarks },
+      );
+      break;
+    case 'semantic-probability':
+      list.push({ field: 'outputs.probability', spec: o.probability });
       break;
   }
   return list.filter((e): e is { field: string; spec: TensorSpec } => e.spec !== undefined);

@@ -159,7 +159,7 @@ function fixed(d: number | string | undefined): number | undefined {
 }
 
 /** Manifest dims: the file's fixed dims, -1 where the file leaves a dimension dynamic. */
-function specOf(t: OnnxValueInfo): TensorSpec {
+export function specOf(t: OnnxValueInfo): TensorSpec {
   return {
     name: t.name,
     dims: t.dims.map((d) => fixed(d) ?? -1),
@@ -169,7 +169,7 @@ function specOf(t: OnnxValueInfo): TensorSpec {
   };
 }
 
-const UNIT_NORMALIZATION = {
+export const UNIT_NORMALIZATION = {
   scale: 1 / 255,
   mean: [0, 0, 0] as [number, number, number],
   std: [1, 1, 1] as [number, number, number],

@@ -38,6 +38,20 @@ function byName(outputs: readonly Tensor[], name: string, model: string): Tensor
 }
 
 /**
+ * Output formats a manifest can describe (`htp-perception model import` recognises them in MediaPipe
+ * TFLite files) but no task head decodes yet: BlazePose landmarks and selfie probability maps.
+ * Refused at load, naming the field, rather than decoded as something they are not.
+ */
+function refuseHeadless(m: ModelManifest): void {
+  const f = m.outputs.format;
+  if (f === 'blazepose-landmarks' || f === 'semantic-probability') {
+    throw new ConfigError(
+      `${m.manifestPath}: outputs.format ${f} (${m.family}) has no task head in this version: the manifest describes the model, no pipeline runs it yet`,
+    );
+  }
+}
+
+/**
  * One model, ready to run: its manifest, an engine session configured from it, and the head that
  * decodes its outputs into results in source-image pixels.
  */
@@ -69,6 +83,7 @@ export class ModelPipeline {
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
   ): Promise<ModelPipeline> {
     const manifest = resolveModelManifest(manifestPath);
+    refuseHeadless(manifest);
     requireModelFiles(manifest);
     const context = selectHtpContext(manifest, choices);
     if (context) checkHtpContext(manifest, context);
@@ -119,6 +134,11 @@ export class ModelPipeline {
       ...(this.thresholds.classes ? { classes: this.thresholds.classes } : {}),
     };
     if (o.format === 'heatmaps') return this.runTopDown(frame, personBoxes, started);
+    // Refused at load already; repeated so the formats below are only those a head decodes.
+    if (o.format === 'blazepose-landmarks' || o.format === 'semantic-probability') {
+      refuseHeadless(m);
+      throw new ConfigError(`${m.name}: no task head for outputs.format ${o.format}`);
+    }
     const r = await this.session.run(frame);
     const headStart = performance.now();
     const timings = (): StageTimings =>

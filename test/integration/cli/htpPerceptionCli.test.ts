@@ -115,7 +115,7 @@ describe('htp-perception command line', function () {
       assertOneLineError(
         cli(['model', 'import', repoPath('package.json')]),
         2,
-        /expected an \.onnx file/,
+        /expected an \.onnx or \.tflite file/,
       );
       assertOneLineError(
         cli(['model', 'import', path.join(dir, 'absent.onnx')]),

@@ -1,5 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { HelpRequest, parseModelQuantizeArgs } from '../../../src/cli/commandArgs';
+import {
+  HelpRequest,
+  parseModelImportArgs,
+  parseModelQuantizeArgs,
+} from '../../../src/cli/commandArgs';
 
 const usage = (args: string[], pattern: RegExp): void =>
   assert.throws(
@@ -85,6 +89,24 @@ describe('model quantize arguments', () => {
     assert.throws(
       () => parseModelQuantizeArgs(['--help']),
       (e: unknown) => e instanceof HelpRequest && e.asked && /model quantize NAME/.test(e.text),
+    );
+  });
+});
+
+describe('model import arguments', () => {
+  it('a .tflite takes --images and --python; absent options stay absent', () => {
+    assert.deepEqual(
+      parseModelImportArgs(['m.tflite', '--images', 'photos', '--python', '/py', '--name', 'n']),
+      { file: 'm.tflite', name: 'n', images: 'photos', python: '/py', force: false, json: false },
+    );
+    assert.deepEqual(parseModelImportArgs(['m.onnx', '--force', '--json']), {
+      file: 'm.onnx',
+      force: true,
+      json: true,
+    });
+    assert.throws(
+      () => parseModelImportArgs([]),
+      (e: Error) => e.name === 'UsageError' && /needs FILE\.onnx or FILE\.tflite/.test(e.message),
     );
   });
 });

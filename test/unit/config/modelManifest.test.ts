@@ -178,6 +178,92 @@ describe('model manifest loader', function () {
     );
   });
 
+  it('checks the MediaPipe formats: landmark, heatmap and world counts, one probability of two classes', function () {
+    const pose = path.join(examples, 'mediapipe-blazepose-landmarks.manifest.json');
+    const m = loadModelManifest(pose);
+    assert.equal(m.family, 'blazepose');
+    assert.equal(m.keypoints?.names.length, 33);
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(pose, (x) => {
+            x.outputs.landmarks.dims = [1, 194];
+          }),
+        ),
+      'outputs.landmarks.dims',
+      '5 values per landmark',
+    );
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(pose, (x) => {
+            x.outputs.heatmaps.dims = [1, 64, 64, 33];
+          }),
+        ),
+      'outputs.heatmaps.dims',
+      '39 heatmaps',
+    );
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(pose, (x) => {
+            x.outputs.worldLandmarks.dims = [1, 99];
+          }),
+        ),
+      'outputs.worldLandmarks.dims',
+    );
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(pose, (x) => {
+            x.outputs.landmarks.dims = [1, 100];
+          }),
+        ),
+      'keypoints.names',
+      '33 keypoints but the model has 20 landmarks',
+    );
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(pose, (x) => {
+            x.family = 'hrnet';
+          }),
+        ),
+      'outputs.format',
+    );
+    const selfie = path.join(examples, 'mediapipe-selfie-segmentation.manifest.json');
+    assert.equal(loadModelManifest(selfie).outputs.format, 'semantic-probability');
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(selfie, (x) => {
+            x.classNames = ['background', 'person', 'dog'];
+          }),
+        ),
+      'classNames',
+      'two classes',
+    );
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(selfie, (x) => {
+            x.outputs.probability.dims = [1, 256, 256, 2];
+          }),
+        ),
+      'outputs.probability.dims',
+      'one probability',
+    );
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(selfie, (x) => {
+            x.task = 'segment';
+          }),
+        ),
+      'task segment is not served by family selfie-segmentation',
+    );
+  });
+
   it('validates parsed data without a file', function () {
     assertConfigError(
       () => parseModelManifest({ schemaVersion: 2 }, 'inline'),

@@ -1,0 +1,243 @@
+/**
+ * `htp-perception model import FILE.tflite`: convert to ONNX in the tools venv, prove the
+ * conversion against the TFLite interpreter on photos, recognise the layout and write the ONNX and
+ * its manifest beside the file. Nothing is written when the proof fails; a layout no manifest can
+ * be derived for gets the ONNX and a draft manifest naming the fields to complete (exit 2).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  type CheckedOutput,
+  checkConversion,
+  conversionBound,
+  REWRITE_RELATIVE_BOUND,
+} from '../../model/conversionCheck';
+import { ImportRefusedError } from '../../model/deriveManifest';
+import {
+  deriveTfliteManifest,
+  type TfliteManifest,
+  type TfliteProvenance,
+} from '../../model/deriveTfliteManifest';
+import { readOnnxModel } from '../../model/readOnnxModel';
+import type { ObservedRange } from '../../model/recognizeTfliteLayout';
+import { packagePath } from '../../packageRoot';
+import { DEFAULT_TOOLS_PYTHON } from '../../quantize/runQuantizer';
+import { formatTable } from '../../util/formatTable';
+import { type CommandResult, UsageError } from '../cliErrors';
+import { findPinnedFile, PINNED_LICENSE } from './knownTfliteFiles';
+import { type ConversionReport, runTfliteConverter } from './runTfliteConverter';
+
+/** The bootstrap photos (step 15): the default images of the conversion check. */
+export const DEFAULT_CHECK_IMAGES = packagePath('.cache', 'photos');
+
+const PHOTO_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png']);
+
+export interface TfliteImportOptions {
+  readonly file: string;
+  readonly name?: string;
+  readonly force: boolean;
+  readonly json: boolean;
+  /** A folder of photos for the conversion check (default the bootstrap photos). */
+  readonly images?: string;
+  /** The Python of the tools venv (default .cache/tools-venv/bin/python). */
+  readonly python?: string;
+}
+
+/** The converted model differs from its TFLite original beyond the bound: exit 1, nothing written. */
+export class ConversionCheckError extends Error {
+  override readonly name = 'ConversionCheckError';
+}
+
+function checkImages(folder: string): string[] {
+  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
+    throw new UsageError(
+      `--images ${folder}: no such folder (the conversion check runs both models on photos: pass a folder of .jpg/.png, or run scripts/bootstrap.sh 15-photos)`,
+    );
+  }
+  const photos = fs
+    .readdirSync(folder)
+    .filter((f) => PHOTO_EXTENSIONS.has(path.extname(f).toLowerCase()))
+    .sort()
+    .map((f) => path.join(folder, f));
+  if (photos.length === 0) throw new UsageError(`--images ${folder}: no .jpg/.jpeg/.png files`);
+  return photos;
+}
+
+/** 3 significant digits, no trailing noise: what the table and the messages show. */
+function num(v: number): string {
+  if (!Number.isFinite(v)) return String(v);
+  if (v === 0) return '0';
+  return Math.abs(v) >= 1e-3 && Math.abs(v) < 1e4
+    ? String(Number(v.toPrecision(3)))
+    : v.toExponential(2);
+}
+
+function provenanceOf(file: string, report: ConversionReport): TfliteProvenance {
+  const { sha256 } = report.tflite;
+  const diffs = report.check.outputs.map((o) => `${o.name} ${num(o.maxAbsDiff)}`).join(', ');
+  const converted =
+    `converted to ONNX by 'htp-perception model import' (${report.converter}; max |ONNX - TFLite| per ` +
+    `output on ${report.check.images.length} photos: ${diffs})`;
+  const pinned = findPinnedFile(sha256);
+  if (pinned !== undefined) {
+    return {
+      registry: pinned.registry,
+      package: pinned.package,
+      version: pinned.version,
+      license: PINNED_LICENSE,
+      description: `package/${pinned.file} (sha256 ${sha256}), ${converted}`,
+    };
+  }
+  return {
+    registry: 'user',
+    package: 'user-provided TFLite file',
+    version: 'n/a',
+    license: 'as provided by the user',
+    description: `${path.basename(file)} (sha256 ${sha256}), ${converted}`,
+  };
+}
+
+const KIND_LABEL: Record<Exclude<TfliteManifest['kind'], 'draft'>, string> = {
+  'mediapipe-blazepose': 'MediaPipe BlazePose landmarks',
+  'mediapipe-selfie': 'MediaPipe selfie segmentation',
+  aihub: 'AI Hub layout',
+};
+
+function checkTable(outputs: readonly CheckedOutput[]): string {
+  return formatTable(
+    outputs.map((o) => ({
+      output: o.name,
+      dims: `[${o.dims.join(',')}]`,
+      'max |diff|': num(o.maxAbsDiff),
+      'mean |diff|': num(o.meanAbsDiff),
+      'max |tflite|': num(o.maxAbsReference),
+      bound: num(o.bound),
+      '': o.ok ? 'ok' : 'TOO FAR',
+    })),
+  );
+}
+
+export function tfliteImportCommand(o: TfliteImportOptions): CommandResult {
+  const file = path.resolve(o.file);
+  if (!fs.existsSync(file)) throw new UsageError(`${o.file}: no such file`);
+  if (o.name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.name)) {
+    throw new UsageError(`--name ${o.name}: use letters, digits, '.', '_' and '-' only`);
+  }
+  const name = o.name ?? path.basename(file).replace(/\.tflite$/i, '');
+  const dir = path.dirname(file);
+  const onnxFile = path.join(dir, `${name}.onnx`);
+  const manifestFile = path.join(dir, `${name}.manifest.json`);
+  const draftFile = path.join(dir, `${name}.manifest.draft.json`);
+  for (const out of [onnxFile, manifestFile]) {
+    if (fs.existsSync(out) && !o.force)
+      throw new UsageError(`${out} exists: pass --force to overwrite it`);
+  }
+  const imagesDir = path.resolve(o.images ?? DEFAULT_CHECK_IMAGES);
+  const photos = checkImages(imagesDir);
+  // Written beside its destination and renamed only once proven: a failed import leaves nothing.
+  const partial = path.join(dir, `.${name}.${process.pid}.partial.onnx`);
+  try {
+    const report = runTfliteConverter({
+      python: o.python ?? DEFAULT_TOOLS_PYTHON,
+      tflite: file,
+      output: partial,
+      photos,
+    });
+    const rewrites = report.rewrites.map((r) => {
+      const bound = conversionBound(r.maxAbsReference, REWRITE_RELATIVE_BOUND);
+      return { ...r, bound, ok: r.maxAbsDiff <= bound };
+    });
+    const check = checkConversion(report.check.outputs);
+    const conversion = {
+      converter: report.converter,
+      convertSeconds: report.convertSeconds,
+      reference: report.check.reference,
+      runtime: report.check.runtime,
+      input: report.check.input,
+      images: report.check.images.length,
+      imageFolder: imagesDir,
+      msPerImage: report.check.msPerImage,
+      outputs: check.outputs,
+      ok: check.ok && rewrites.every((r) => r.ok),
+    };
+    const lines = [
+      `converted ${path.basename(file)} with ${report.converter} in ${num(report.convertSeconds)} s`,
+      ...rewrites.map(
+        (r) =>
+          `  rewrote ${r.op} '${r.output}' as ${r.onnx} (kernel ${r.kernel.join('x')}, stride ${r.stride.join('x')}, ${r.padding}, ${r.channels.join(' -> ')} channels): vs its definition in numpy max |diff| ${num(r.maxAbsDiff)} (bound ${num(r.bound)}) ${r.ok ? 'ok' : 'TOO FAR'}`,
+      ),
+      `conversion check: ${report.check.runtime} vs ${report.check.reference}, ${report.check.images.length} photos from ${imagesDir}`,
+      checkTable(check.outputs),
+    ];
+    const bad = [
+      ...rewrites
+        .filter((r) => !r.ok)
+        .map((r) => `${r.op} '${r.output}' rewrite ${num(r.maxAbsDiff)} > ${num(r.bound)}`),
+      ...check.outputs
+        .filter((c) => !c.ok)
+        .map((c) => `${c.name} ${num(c.maxAbsDiff)} > ${num(c.bound)} (worst on ${c.worstImage})`),
+    ];
+    if (bad.length > 0) {
+      process.stdout.write(
+        o.json
+          ? `${JSON.stringify({ file, written: false, conversion, rewrites }, null, 2)}\n`
+          : `${lines.join('\n')}\n`,
+      );
+      throw new ConversionCheckError(
+        `${file}: the converted model differs from the TFLite original beyond the bound: ${bad.join('; ')}; nothing written`,
+      );
+    }
+    const ranges = new Map<string, ObservedRange>(
+      report.check.outputs.map((c) => [c.name, { min: c.min, max: c.max }]),
+    );
+    const provenance = provenanceOf(file, report);
+    const derived = deriveTfliteManifest({
+      onnxFile,
+      info: readOnnxModel(partial),
+      name,
+      provenance,
+      ranges,
+    });
+    fs.renameSync(partial, onnxFile);
+    const source = {
+      file,
+      sha256: report.tflite.sha256,
+      registry: provenance.registry,
+      package: provenance.package,
+      version: provenance.version,
+    };
+    if (derived.kind === 'draft') {
+      fs.writeFileSync(draftFile, `${JSON.stringify(derived.draft, null, 2)}\n`);
+      process.stdout.write(
+        o.json
+          ? `${JSON.stringify({ onnx: onnxFile, manifest: null, draft: draftFile, kind: 'draft', missing: derived.missing, reasons: derived.reasons, source, conversion, rewrites }, null, 2)}\n`
+          : `${[...lines, `wrote ${onnxFile}`, `wrote ${draftFile}`].join('\n')}\n`,
+      );
+      throw new ImportRefusedError(
+        `${file}: converted and checked, but its layout is none this package knows (${derived.reasons.join('; ')}): complete ${derived.missing.join(', ')} in ${draftFile} and save it as ${manifestFile}`,
+      );
+    }
+    const m = derived.manifest;
+    fs.writeFileSync(manifestFile, `${JSON.stringify(m, null, 2)}\n`);
+    if (o.json) {
+      process.stdout.write(
+        `${JSON.stringify({ manifest: manifestFile, onnx: onnxFile, kind: derived.kind, name: m.name, task: m.task, family: m.family, classes: m.classNames.length, assumptions: derived.assumptions, source, conversion, rewrites }, null, 2)}\n`,
+      );
+    } else {
+      const from =
+        provenance.registry === 'user'
+          ? `a user-provided file (sha256 ${report.tflite.sha256.slice(0, 12)}…)`
+          : `${provenance.registry} ${provenance.package} ${provenance.version}`;
+      lines.push(
+        `wrote ${onnxFile}`,
+        `wrote ${manifestFile}`,
+        `  ${KIND_LABEL[derived.kind]}: ${m.task} / ${m.family}, input ${m.input.name} ${m.input.width}x${m.input.height} ${m.input.layout}, ${m.classNames.length} class(es), outputs ${m.outputs.format}; from ${from}`,
+        ...derived.assumptions.map((a) => `  assumed: ${a} (edit the manifest if wrong)`),
+      );
+      process.stdout.write(`${lines.join('\n')}\n`);
+    }
+    return 0;
+  } finally {
+    fs.rmSync(partial, { force: true });
+  }
+}
