@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import sharp from 'sharp';
 import { ConfigError } from '../core/configError';
 import type { Frame } from '../core/frame';
+import { loadSharp } from '../util/loadSharp';
 
 export interface DecodedPhoto {
   readonly name: string;
@@ -37,6 +37,7 @@ export async function decodePhoto(
   encoding: DecodedPhoto['encoding'],
   maxSide: number,
 ): Promise<DecodedPhoto> {
+  const sharp = loadSharp();
   let img = sharp(file).rotate();
   if (maxSide > 0)
     img = img.resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
@@ -70,7 +71,7 @@ export async function decodePhoto(
 
 /** A photo file as a packed rgb8 frame (EXIF orientation applied, as OpenCV's imread does). */
 export async function loadRgbFrame(file: string): Promise<Frame> {
-  const { data, info } = await sharp(file)
+  const { data, info } = await loadSharp()(file)
     .rotate()
     .removeAlpha()
     .toColourspace('srgb')

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import sharp from 'sharp';
 import { loadRclnodejs } from '../ros/rosEnvironment';
 import { ImageIntake, type InputTransport } from '../ros/imageIntake';
 import { cameraFrame } from '../ros/cameraFrame';
 import { ConfigError } from '../core/configError';
+import { loadSharp } from '../util/loadSharp';
 import { framePixelsToRgb } from './framePixelsToRgb';
 
 export interface CaptureOptions {
@@ -62,7 +62,9 @@ export async function captureFrames(o: CaptureOptions): Promise<CaptureResult> {
         .pixels()
         .then(async (px) => {
           const rgb = framePixelsToRgb(px);
-          await sharp(rgb.data, { raw: { width: rgb.width, height: rgb.height, channels: 3 } })
+          await loadSharp()(rgb.data, {
+            raw: { width: rgb.width, height: rgb.height, channels: 3 },
+          })
             .png()
             .toFile(file);
         });
