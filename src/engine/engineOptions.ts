@@ -92,14 +92,21 @@ export const EngineOptionsSchema = z
 export type EngineOptionsInput = z.input<typeof EngineOptionsSchema>;
 export type EngineOptions = z.output<typeof EngineOptionsSchema>;
 
-export const DEFAULT_QNN_LIBRARY = path.join(
-  PACKAGE_ROOT,
-  '.cache',
-  'onnxruntime',
-  'qnn',
-  'onnxruntime_qnn',
-  'libonnxruntime_providers_qnn.so',
-);
+/**
+ * The QNN provider when `htp.provider_library` is not given: where bootstrap step 60 unpacks the
+ * onnxruntime-qnn wheel for this machine, unless HTP_QNN_PROVIDER_LIBRARY names another (the
+ * arm64 lane's aarch64 libraries on an x86-64 checkout, a board's own copy).
+ */
+export const DEFAULT_QNN_LIBRARY =
+  process.env.HTP_QNN_PROVIDER_LIBRARY ??
+  path.join(
+    PACKAGE_ROOT,
+    '.cache',
+    'onnxruntime',
+    'qnn',
+    'onnxruntime_qnn',
+    'libonnxruntime_providers_qnn.so',
+  );
 
 export function parseEngineOptions(input: unknown): EngineOptions {
   const r = EngineOptionsSchema.safeParse(input);

@@ -14,7 +14,8 @@ import { elementTypeFromCode } from '../core/elementType';
 import { EngineError } from '../core/engineError';
 import type { EngineErrorCode } from '../core/engineError';
 import type { EngineOptions, EngineOptionsInput } from './engineOptions';
-import { parseEngineOptions, resolvedInt8Kernels } from './engineOptions';
+import { DEFAULT_QNN_LIBRARY, parseEngineOptions, resolvedInt8Kernels } from './engineOptions';
+import { explainHtpLoadFailure } from './htpDevice';
 import { toNativeOptions } from './nativeLoadOptions';
 import type { CpuInt8Kernels } from './cpuInt8Kernels';
 import { hostCpuFacts, u8s8Saturates } from './cpuInt8Kernels';
@@ -159,7 +160,12 @@ export class EngineSession {
         model.inputs.map((t) => tensorInfo(t, 'ERR_MODEL_INVALID')),
         model.outputs.map((t) => tensorInfo(t, 'ERR_MODEL_INVALID')),
       );
-      native = await addon.loadSession(toNativeOptions(options, plan));
+      native = await addon.loadSession(toNativeOptions(options, plan)).catch((err: unknown) => {
+        const e = EngineError.fromNative(err);
+        throw options.provider === 'htp'
+          ? explainHtpLoadFailure(e, options.htp.provider_library ?? DEFAULT_QNN_LIBRARY)
+          : e;
+      });
     } catch (err) {
       throw EngineError.fromNative(err);
     }

@@ -6,6 +6,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { findHtpSoc, HTP_SOCS, type HtpSoc } from '../../config/htpSocs';
+import {
+  FASTRPC_CDSP_DEVICE,
+  fastrpcNodes,
+  findLibcdsprpc,
+  LIBCDSPRPC_DIRS,
+  listDir,
+  REMOTEPROC_DIR,
+  remoteProcs,
+} from '../../engine/htpDevice';
 import { type DoctorRow, fail, ok } from './doctorRow';
 
 export interface DeviceCheckInput {
@@ -32,16 +41,6 @@ const DEFAULT_DSP_DIRS = [
   '/dsp',
   '/vendor/lib/rfsa/adsp',
 ];
-const LIB_DIRS = [
-  '/usr/lib',
-  '/usr/lib/aarch64-linux-gnu',
-  '/usr/lib64',
-  '/lib',
-  '/lib/aarch64-linux-gnu',
-  '/usr/local/lib',
-  '/vendor/lib64',
-];
-
 function under(root: string, p: string): string {
   return path.join(root, p);
 }
@@ -51,14 +50,6 @@ function readText(file: string): string | undefined {
     return fs.readFileSync(file, 'utf8').trim();
   } catch {
     return undefined;
-  }
-}
-
-function listDir(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir).sort();
-  } catch {
-    return [];
   }
 }
 
@@ -129,17 +120,8 @@ function socRow(input: DeviceCheckInput): DoctorRow {
 
 function cdspFirmware(input: DeviceCheckInput): DoctorRow {
   const check = 'CDSP firmware';
-  const sysDir = '/sys/class/remoteproc';
-  const procs = listDir(under(input.root, sysDir)).map((d) => {
-    const dir = path.join(sysDir, d);
-    return {
-      dir,
-      name: readText(under(input.root, path.join(dir, 'name'))) ?? '',
-      firmware: readText(under(input.root, path.join(dir, 'firmware'))),
-      state: readText(under(input.root, path.join(dir, 'state'))) ?? 'unknown',
-    };
-  });
-  const cdsp = procs.find((p) => /cdsp/i.test(p.name) || /cdsp/i.test(p.firmware ?? ''));
+  const sysDir = REMOTEPROC_DIR;
+  const { all: procs, cdsp } = remoteProcs(input.root);
   if (cdsp === undefined) {
     return fail(
       'device',
@@ -184,13 +166,13 @@ function modeText(mode: number): string {
 }
 
 function fastrpcRows(input: DeviceCheckInput): DoctorRow[] {
-  const dev = '/dev/fastrpc-cdsp';
+  const dev = FASTRPC_CDSP_DEVICE;
   const file = under(input.root, dev);
   let st: fs.Stats;
   try {
     st = fs.statSync(file);
   } catch {
-    const present = listDir(under(input.root, '/dev')).filter((n) => n.startsWith('fastrpc'));
+    const present = fastrpcNodes(input.root);
     return [
       fail(
         'device',
@@ -239,14 +221,13 @@ function splitPath(value: string | undefined, sep: RegExp): string[] {
 }
 
 function libcdsprpc(input: DeviceCheckInput): DoctorRow {
-  const dirs = [...splitPath(input.env.LD_LIBRARY_PATH, /:/), ...LIB_DIRS];
-  const hit = findIn(input.root, dirs, (n) => /^libcdsprpc\.so(\.\d+)*$/.test(n));
+  const hit = findLibcdsprpc(input.root, input.env.LD_LIBRARY_PATH);
   return hit !== undefined
     ? ok('device', 'libcdsprpc', hit)
     : fail(
         'device',
         'libcdsprpc',
-        `libcdsprpc.so not in LD_LIBRARY_PATH or ${LIB_DIRS.join(', ')}`,
+        `libcdsprpc.so not in LD_LIBRARY_PATH or ${LIBCDSPRPC_DIRS.join(', ')}`,
         "install the board's FastRPC user library (libcdsprpc.so) or add its folder to LD_LIBRARY_PATH",
       );
 }
