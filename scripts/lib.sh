@@ -21,3 +21,25 @@ node_prefix() {
   printf '%s' "$p"
 }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || die "'$1' is missing: $2"; }
+# The QNN execution-provider plug-in (PyPI onnxruntime-qnn): bootstrap step 60 unpacks it for this
+# machine, the arm64 lane (scripts/arm64.sh) its aarch64 build too; one version for both.
+QNN_PKG="onnxruntime-qnn==2.7.0"
+# Installs the Debian packages among "$@" that are not installed yet; needs root (or sudo).
+apt_install_missing() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ "${#missing[@]}" -eq 0 ]; then
+    log "apt: all $# packages present"
+    return 0
+  fi
+  log "apt: installing ${missing[*]}"
+  local sudo_cmd=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || die "installing ${missing[*]} needs root: run as root or install sudo"
+    sudo_cmd=(sudo)
+  fi
+  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}

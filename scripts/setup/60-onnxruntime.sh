@@ -12,7 +12,6 @@ source "$(dirname "$0")/../lib.sh"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 HEADERS_PKG="com.github.asus4.onnxruntime@0.4.9"
-QNN_PKG="onnxruntime-qnn==2.7.0"
 out="$root/.cache/onnxruntime"
 
 case "$(uname -m)" in

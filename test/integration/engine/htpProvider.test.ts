@@ -48,9 +48,12 @@ describe('EngineSession provider htp (QNN plug-in)', function () {
     assert.match(e.message, /\/nonexistent\/libonnxruntime_providers_qnn\.so does not exist/);
   });
 
-  describe('on this machine (HTP simulator)', () => {
+  // QNN's HTP simulator is an x86-64 library, so the block exists only there; on arm64 the HTP is
+  // a device, and the arm64 lane runs test/arm64/htpWithoutDsp.arm64.ts instead (scripts/arm64.sh
+  // names this block as not run, rather than mocha counting six skips).
+  const describeOnSimulator = os.platform() === 'linux' && os.arch() === 'x64' ? describe : null;
+  describeOnSimulator?.('on this machine (HTP simulator)', () => {
     before(function () {
-      if (!(os.platform() === 'linux' && os.arch() === 'x64')) this.skip();
       assert.ok(
         fs.existsSync(DEFAULT_QNN_LIBRARY),
         `${DEFAULT_QNN_LIBRARY} missing: run 'bash scripts/bootstrap.sh 60-onnxruntime'`,

@@ -1,0 +1,134 @@
+/**
+ * What the addon's preprocessing produces for a fixed set of frames, as one SHA-256 per case (the
+ * output bytes and the transform), from whichever addon this process loads. Run as a program on
+ * the x86-64 host by scripts/arm64.sh (`node preprocessOutputs.js OUT.json`) and imported by the
+ * arm64 test, so the two architectures are compared byte for byte on the same commit.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import type { Frame, FrameEncoding, Roi } from '../../src/core/frame';
+import type { EngineOptionsInput } from '../../src/engine/engineOptions';
+import { EngineSession } from '../../src/engine/engineSession';
+import { ADDON_PATH } from '../../src/engine/nativeAddon';
+import { model } from '../integration/engine/engineFixtures';
+import { makeFrame, preprocessCases } from '../integration/engine/preprocessCases';
+
+const IMAGENET: { mean: [number, number, number]; std: [number, number, number] } = {
+  mean: [123.675, 116.28, 103.53],
+  std: [58.395, 57.12, 57.375],
+};
+
+interface OutputCase {
+  readonly title: string;
+  readonly frame: Frame;
+  readonly roi?: Roi;
+  readonly options: EngineOptionsInput;
+}
+
+export interface PreprocessOutputs {
+  readonly arch: string;
+  readonly addon: string;
+  /** Case title -> SHA-256 (hex) of the output tensor's bytes and the transform. */
+  readonly digests: Record<string, string>;
+}
+
+/** Paths the reference cases add to the numpy ones: exact grid on and off, rounding, the 'pad' ROI. */
+function laneCases(): OutputCase[] {
+  const out: OutputCase[] = preprocessCases().map((c) => ({
+    title: c.title,
+    frame: c.frame,
+    ...(c.roi ? { roi: c.roi } : {}),
+    options: c.options,
+  }));
+  const grids: { title: string; width: number; height: number; resize: 'letterbox' | 'stretch' }[] =
+    [
+      { title: '1:1 letterbox', width: 40, height: 18, resize: 'letterbox' },
+      { title: '1:2 letterbox', width: 80, height: 48, resize: 'letterbox' },
+      { title: '1:2 across, 1:1 down', width: 80, height: 24, resize: 'stretch' },
+    ];
+  const encodings: FrameEncoding[] = ['rgb8', 'bgra8', 'yuyv', 'nv12'];
+  for (const g of grids) {
+    for (const [k, enc] of encodings.entries()) {
+      for (const exactGrid of [true, false]) {
+        const frame = makeFrame(enc, g.width, g.height, 60 + k);
+        const grid = `${g.title} ${enc}, exactGrid ${exactGrid}`;
+        out.push({
+          title: `${grid}, float32 NCHW mean/std`,
+          frame,
+          options: {
+            model: model('id_f32_nchw.onnx'),
+            preprocess: {
+              resize: g.resize,
+              exactGrid,
+              mean: [123.7, 116.3, 103.5],
+              std: [58.4, 57.1, 57.4],
+            },
+          },
+        });
+        out.push({
+          title: `${grid}, uint8 NHWC rounded`,
+          frame,
+          options: {
+            model: model('id_u8_nhwc.onnx'),
+            preprocess: { resize: g.resize, exactGrid, roundPixels: true },
+          },
+        });
+      }
+    }
+  }
+  const pads: Roi[] = [
+    { x: -3.5, y: 6.25, width: 15, height: 20, outside: 'pad' },
+    { x: 41.75, y: -2, width: 12.5, height: 16.5, outside: 'pad' },
+    { x: 10.3, y: 20.6, width: 30.2, height: 40.1, outside: 'pad' },
+  ];
+  for (const [k, roi] of pads.entries()) {
+    out.push({
+      title: `'pad' ROI ${k}, float32 stretch 24x32`,
+      frame: makeFrame('rgb8', 50, 40, 90 + k),
+      roi,
+      options: {
+        model: model('id_dynamic.onnx'),
+        preprocess: { width: 24, height: 32, resize: 'stretch', padValue: 0, ...IMAGENET },
+      },
+    });
+    out.push({
+      title: `'pad' ROI ${k}, int8 from nv12`,
+      frame: makeFrame('nv12', 50, 40, 95 + k),
+      roi,
+      options: {
+        model: model('id_i8_nchw.onnx'),
+        preprocess: {
+          resize: 'stretch',
+          mean: [127.5, 127.5, 127.5],
+          std: [127.5, 127.5, 127.5],
+          inputQuantization: { scale: 0.0078125, zeroPoint: 0 },
+        },
+      },
+    });
+  }
+  return out;
+}
+
+export async function preprocessOutputs(): Promise<PreprocessOutputs> {
+  const digests: Record<string, string> = {};
+  for (const c of laneCases()) {
+    const s = await EngineSession.load({ threads: 1, ...c.options });
+    try {
+      const r = await s.run(c.frame, c.roi);
+      const data = r.outputs[0]!.data as ArrayBufferView;
+      digests[c.title] = createHash('sha256')
+        .update(new Uint8Array(data.buffer, data.byteOffset, data.byteLength))
+        .update(JSON.stringify(r.transform))
+        .digest('hex');
+    } finally {
+      s.dispose();
+    }
+  }
+  return { arch: process.arch, addon: ADDON_PATH, digests };
+}
+
+if (require.main === module) {
+  const file = process.argv[2];
+  if (!file) throw new Error('usage: node preprocessOutputs.js OUT.json');
+  void preprocessOutputs().then((o) => fs.writeFileSync(file, JSON.stringify(o)));
+}
