@@ -5,7 +5,8 @@
 # results are compared with), installs the cross compiler, qemu-user and proot, fetches an aarch64
 # Node and the aarch64 QNN libraries, cross-compiles the addon, then runs with mocha on the
 # aarch64 Node:
-#   - the engine suite (the files scripts/asan.sh runs), same tolerances as on x86-64;
+#   - the engine suite (the files scripts/asan.sh runs), same tolerances as on x86-64, and the
+#     heads' unit tests (pure TypeScript, but arm64's V8 does the maths);
 #   - test/arm64/*.arm64.ts, this lane's own: preprocessing bit-identical to x86-64, an HTP
 #     session refused with the missing device pieces named, doctor on the aarch64 library layout.
 # Idempotent; everything it fetches or builds stays in the clone (.cache/arm64, build/engine-arm64).
@@ -39,7 +40,7 @@ node dist/test/arm64/preprocessOutputs.js "$HTP_TEST_X64_PREPROCESS" \
 export HTP_TEST_ARM64_LANE=1
 bash scripts/arm64/emulate.sh node node_modules/mocha/bin/mocha.js --config .mocharc.json \
   "dist/test/unit/engine/**/*.test.js" "dist/test/integration/engine/**/*.test.js" \
-  "dist/test/arm64/**/*.arm64.js"
+  "dist/test/unit/heads/**/*.test.js" "dist/test/arm64/**/*.arm64.js"
 rm -rf "$HTP_TEST_TMPDIR"
 now=$(date +%s)
 log "arm64: tests in $((now - tests_started)) s, whole lane in $((now - started)) s"
