@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: installs what is missing, builds, checks style, runs
 # every test over real ROS 2, the real addon and the real models, then the engine tests again
-# under AddressSanitizer, then the ROS suites against ROS 2 Jazzy (scripts/test-jazzy.sh).
+# under AddressSanitizer, then the ROS suites against ROS 2 Jazzy (scripts/test-jazzy.sh), then
+# the engine on linux-arm64 under emulation (scripts/arm64.sh).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -21,3 +22,4 @@ bash scripts/with-env.sh mocha --config .mocharc.json "dist/test/**/*.test.js"
 bash scripts/asan.sh
 rm -rf "$HTP_TEST_TMPDIR"
 bash scripts/test-jazzy.sh
+bash scripts/arm64.sh
