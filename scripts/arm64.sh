@@ -19,7 +19,9 @@ started=$(date +%s)
 # 20-ros .. 50-rclnodejs: tsc compiles src/ against rclnodejs' generated message typings.
 bash scripts/bootstrap.sh 10-apt 20-ros 25-pytools 30-interfaces 40-npm 50-rclnodejs 60-onnxruntime 65-addon 68-typescript
 for step in scripts/arm64/setup/*.sh; do
+  step_started=$(date +%s)
   bash "$step"
+  log "arm64 step $(basename "$step" .sh) done in $(( $(date +%s) - step_started )) s"
 done
 # QNN's HTP simulator is an x86-64 library: the simulator block of htpProvider.test.ts is not
 # registered on arm64 (test/arm64/htpWithoutDsp.arm64.ts covers the HTP on this machine instead).
