@@ -5,14 +5,9 @@
  * and our msg/ (PersonPose3D: detection, skeleton, keypoints[] {position: Point, score, valid}).
  */
 import { CdrWriter } from './cdrWriter';
-import {
-  detection2DSize,
-  resultsSize,
-  rosHeader,
-  writeDetection2D,
-  writeResults,
-} from './detectionArrayCodec';
+import { resultsSize, rosHeader, writeResults } from './detectionArrayCodec';
 import { headerSize, writeHeader } from './headerCodec';
+import { encodePoses } from './poseArrayCodec';
 import type { Detection3DArrayMsg, PersonPose3DArrayMsg } from './spatialMessages';
 
 /** Pose (7 doubles) and Vector3 (3 doubles). */
@@ -49,25 +44,11 @@ export function encodeDetection3DArray(msg: Detection3DArrayMsg): Buffer {
 }
 
 export function encodePersonPose3DArray(msg: PersonPose3DArrayMsg): Buffer {
-  let size = headerSize(rosHeader(msg.header)) + 8;
-  for (const p of msg.poses) {
-    size += detection2DSize(p.detection) + CdrWriter.stringSize(p.skeleton) + 8;
-    size += p.keypoints.length * KEYPOINT3D;
-  }
-  const w = new CdrWriter(size);
-  writeHeader(w, rosHeader(msg.header));
-  w.uint32(msg.poses.length);
-  for (const p of msg.poses) {
-    writeDetection2D(w, p.detection);
-    w.string(p.skeleton);
-    w.uint32(p.keypoints.length);
-    for (const k of p.keypoints) {
-      w.float64(k.position.x);
-      w.float64(k.position.y);
-      w.float64(k.position.z);
-      w.float32(k.score);
-      w.uint8(k.valid ? 1 : 0);
-    }
-  }
-  return w.finish();
+  return encodePoses(msg, KEYPOINT3D, (w, k) => {
+    w.float64(k.position.x);
+    w.float64(k.position.y);
+    w.float64(k.position.z);
+    w.float32(k.score);
+    w.uint8(k.valid ? 1 : 0);
+  });
 }

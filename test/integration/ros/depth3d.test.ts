@@ -22,7 +22,7 @@ const F = 500;
 const CX = 320;
 const CY = 240;
 
-/** Raw depth of a scene: 16UC1 millimetres or 32FC1 metres, little endian. */
+/** Raw depth of a scene (16UC1 millimetres or 32FC1 metres, little endian): the camera's depth arguments. */
 function depthFile(
   dir: string,
   name: string,
@@ -30,7 +30,7 @@ function depthFile(
   w: number,
   h: number,
   metres: (x: number, y: number) => number,
-): string {
+): string[] {
   const bpp = encoding === '16UC1' ? 2 : 4;
   const buf = Buffer.alloc(w * h * bpp);
   for (let y = 0; y < h; y++) {
@@ -43,7 +43,16 @@ function depthFile(
   }
   const file = path.join(dir, name);
   fs.writeFileSync(file, buf);
-  return file;
+  return [
+    '--depth',
+    file,
+    '--depth-encoding',
+    encoding,
+    '--depth-width',
+    String(w),
+    '--depth-height',
+    String(h),
+  ];
 }
 
 const sameStamp = (a: [number, number], b: [number, number]) => a[0] === b[0] && a[1] === b[1];
@@ -57,7 +66,7 @@ describe('3D results from an aligned depth image and CameraInfo over real DDS', 
   /** The standing person's 2D box in the letterboxed photo (centre x, y, width, height), from the first scene. */
   let personBox: [number, number, number, number] | undefined;
 
-  const startCamera = async (ns: string, depth: string, extra: string[]) => {
+  const startCamera = async (ns: string, depth: string[], extra: string[] = []) => {
     camera = startProcess('python3', [
       CAMERA,
       '--ns',
@@ -68,8 +77,7 @@ describe('3D results from an aligned depth image and CameraInfo over real DDS', 
       String(W),
       '--height',
       String(H),
-      '--depth',
-      depth,
+      ...depth,
       ...extra,
     ]);
     await camera.waitFor(/^ready$/m, 60_000);
@@ -129,14 +137,7 @@ describe('3D results from an aligned depth image and CameraInfo over real DDS', 
 
   it('a person at a constant 2 m: z within 1 %, x and y the back-projected 2D box centre within 1 cm, sizes within 5 %', async function () {
     const depth = depthFile(dir, 'flat2m.u16', '16UC1', W, H, () => 2.0);
-    await startCamera('/bar', depth, [
-      '--depth-encoding',
-      '16UC1',
-      '--depth-width',
-      '640',
-      '--depth-height',
-      '480',
-    ]);
+    await startCamera('/bar', depth);
     await bed.client.watch('/d3_it/markers', 'markers');
     const three = await bed.client.take<Detections3DMsg>('/d3_it/detections_3d', 3, 60);
     const two = await bed.client.take<DetectionsMsg>('/d3_it/detections', 1, 10);
@@ -198,14 +199,7 @@ describe('3D results from an aligned depth image and CameraInfo over real DDS', 
     const depth = depthFile(dir, 'wall.u16', '16UC1', W, H, (x, y) => (band(x, y) ? 2.0 : 4.0));
     await bed.client.clear('/d3_it/detections_3d');
     await bed.client.clear('/d3_it/detections');
-    await startCamera('/bar', depth, [
-      '--depth-encoding',
-      '16UC1',
-      '--depth-width',
-      '640',
-      '--depth-height',
-      '480',
-    ]);
+    await startCamera('/bar', depth);
     const three = await bed.client.take<Detections3DMsg>('/d3_it/detections_3d', 3, 60);
     await stopCamera();
     const people = three.slice(1).flatMap((m) => m.items.filter((d) => d.class_id === '0'));
@@ -221,14 +215,7 @@ describe('3D results from an aligned depth image and CameraInfo over real DDS', 
       (x + y) % 3 === 0 ? 3.0 : NaN,
     );
     await bed.client.clear('/d3_it/detections_3d');
-    await startCamera('/bar', depth, [
-      '--depth-encoding',
-      '32FC1',
-      '--depth-width',
-      '320',
-      '--depth-height',
-      '240',
-    ]);
+    await startCamera('/bar', depth);
     const three = await bed.client.take<Detections3DMsg>('/d3_it/detections_3d', 3, 60);
     await stopCamera();
     const items = three.slice(1).flatMap((m) => m.items);
@@ -238,16 +225,7 @@ describe('3D results from an aligned depth image and CameraInfo over real DDS', 
 
   it('depth stamped further from the colour frame than depth_slop_ms: no 3D, counted by reason, 2D on time', async function () {
     const depth = depthFile(dir, 'flat2m.u16', '16UC1', W, H, () => 2.0);
-    await startCamera('/bar', depth, [
-      '--depth-encoding',
-      '16UC1',
-      '--depth-width',
-      '640',
-      '--depth-height',
-      '480',
-      '--depth-offset-ms',
-      '50',
-    ]);
+    await startCamera('/bar', depth, ['--depth-offset-ms', '50']);
     await bed.client.take<DetectionsMsg>('/d3_it/detections', 1, 30);
     await bed.client.clear('/d3_it/detections_3d');
     await bed.client.clear('/d3_it/detections');
@@ -291,14 +269,7 @@ describe('3D results from an aligned depth image and CameraInfo over real DDS', 
     await bed.client.watch('/d3_pose/poses_3d', 'poses_3d');
     const plane = (v: number) => 2 + 0.002 * (v - CY);
     const depth = depthFile(dir, 'plane.f32', '32FC1', W, H, (_x, y) => plane(y + 0.5));
-    await startCamera('/qux', depth, [
-      '--depth-encoding',
-      '32FC1',
-      '--depth-width',
-      '640',
-      '--depth-height',
-      '480',
-    ]);
+    await startCamera('/qux', depth);
     const three = await bed.client.take<Poses3DMsg>('/d3_pose/poses_3d', 2, 90);
     const two = await bed.client.take<PosesMsg>('/d3_pose/poses', 1, 10);
     await stopCamera();
@@ -351,15 +322,7 @@ describe('3D results from an aligned depth image and CameraInfo over real DDS', 
     await node.waitFor(/nodes by provider/, 60_000);
     await bed.client.watch('/d3_noinfo/detections', 'detections');
     const depth = depthFile(dir, 'flat2m.u16', '16UC1', W, H, () => 2.0);
-    await startCamera('/baz', depth, [
-      '--depth-encoding',
-      '16UC1',
-      '--depth-width',
-      '640',
-      '--depth-height',
-      '480',
-      '--no-info',
-    ]);
+    await startCamera('/baz', depth, ['--no-info']);
     const two = await bed.client.take<DetectionsMsg>('/d3_noinfo/detections', 2, 60);
     const d = await diagnosticsWhen('d3_noinfo', (s) => Number(s.values.frames_without_depth) > 0);
     await stopCamera();
