@@ -9,21 +9,18 @@ import {
   parsePerceptionConfig,
 } from '../config/perceptionConfig';
 import type { ParameterValue } from '../core/parameterSpec';
-import { PerceptionPipeline, PersonInput, Task } from '../pipeline/perceptionPipeline';
-import type { CameraFrame } from '../ros/cameraFrame';
+import { PerceptionPipeline, Task } from '../pipeline/perceptionPipeline';
 import type { CameraHub, CameraLease } from '../ros/cameraHub';
 import type { DepthHub, DepthLease } from '../ros/depthHub';
-import { KEYPOINT_MIN_SCORE } from '../ros/imageAnnotations';
 import {
   declareDescribedParameters,
   gateParameterChanges,
 } from '../ros/declareDescribedParameters';
 import { DiagnosticsPublisher } from '../ros/diagnosticsPublisher';
 import { ManagedNode, PrimaryState } from '../ros/managedNode';
-import type { RosHeader } from '../ros/rosHeader';
-import { stampNow } from '../ros/rosHeader';
 import { ThrottledWarnings } from '../ros/throttledWarnings';
 import { collectGarbage } from '../util/collectGarbage';
+import { FrameOutputs, FrameRunnerHost, FrameWork, runFrames } from './frameRunner';
 import { LatestFrameMailbox } from './latestFrameMailbox';
 import { nodeDiagnostics } from './nodeDiagnostics';
 import { NodeStats } from './nodeStats';
@@ -40,26 +37,12 @@ export interface PerceptionProcess {
   readonly pipelines: PipelineRegistry;
 }
 
-interface Work {
-  readonly frame: CameraFrame;
-  readonly persons?: PersonInput;
-  /** performance.now() when the frame entered the mailbox. */
-  readonly postedAt: number;
-}
-
-/** Configured state: everything configure made and cleanup frees (config: the values it used). */
-interface Configured {
-  readonly config: PerceptionConfig;
-  readonly pipeline: PerceptionPipeline;
-  readonly outputs: TaskPublishers;
-  readonly view: OperatorView;
-  /** With `depth: true`: the 3D outputs. */
-  readonly spatial: SpatialOutputs | undefined;
-}
+/** Configured state: everything configure made and cleanup frees. */
+type Configured = FrameOutputs;
 
 /** Active state: everything activate started and deactivate stops. */
 interface Active {
-  readonly mailbox: LatestFrameMailbox<Work>;
+  readonly mailbox: LatestFrameMailbox<FrameWork>;
   readonly loop: Promise<void>;
   readonly lease: CameraLease | undefined;
   readonly unfollow: (() => void) | undefined;
@@ -270,8 +253,8 @@ export class PerceptionNode {
     const c = this.configured;
     if (!c) throw new Error('activate before configure');
     c.pipeline.resetTracking();
-    const mailbox = new LatestFrameMailbox<Work>();
-    const post = (w: Omit<Work, 'postedAt'>): void => {
+    const mailbox = new LatestFrameMailbox<FrameWork>();
+    const post = (w: Omit<FrameWork, 'postedAt'>): void => {
       this.stats.received++;
       mailbox.post({ ...w, postedAt: performance.now() });
     };
@@ -297,7 +280,7 @@ export class PerceptionNode {
           qos: c.config.input_qos,
         })
       : undefined;
-    this.active = { mailbox, loop: this.runLoop(mailbox, c), lease, unfollow, depth };
+    this.active = { mailbox, loop: runFrames(mailbox, c, this.frameHost), lease, unfollow, depth };
   }
 
   private async onDeactivate(): Promise<void> {
@@ -347,96 +330,19 @@ export class PerceptionNode {
     this.node.destroy();
   }
 
-  // ---- frames -----------------------------------------------------------------------------
-
-  private async runLoop(mailbox: LatestFrameMailbox<Work>, c: Configured): Promise<void> {
-    for (;;) {
-      const work = await mailbox.take();
-      if (!work) return;
-      await this.process(work, c);
-    }
-  }
-
-  private async process(work: Work, c: Configured): Promise<void> {
-    try {
-      const taken = performance.now();
-      const frame = await work.frame.pixels();
-      const decoded = performance.now();
-      const { result, timings } = await c.pipeline.run(frame, work.persons);
-      const header = work.frame.header;
-      const built = performance.now();
-      const out = c.outputs.build(result, header, frame.width, frame.height);
-      const sending = performance.now();
-      out.send();
-      const published = performance.now();
-      const latency = this.msSinceStamp(header);
-      c.view.annotate(out.sent, frame.width, frame.height);
-      const s = this.stats;
-      s.processed++;
-      s.published++;
-      // From here on the frame only feeds the operator views: its timings are complete.
-      s.sample('dds_in', latency - (published - work.frame.receivedAt));
-      s.sample('intake', work.postedAt - work.frame.receivedAt);
-      s.sample('mailbox_wait', taken - work.postedAt);
-      s.sample('decode', decoded - taken);
-      s.sample('engine_queue', timings.queueMs);
-      s.sample('preprocess', timings.preprocessMs);
-      s.sample('inference', timings.inferenceMs);
-      s.sample(
-        'engine_return',
-        timings.engineMs - timings.queueMs - timings.preprocessMs - timings.inferenceMs,
-      );
-      s.sample('head', timings.headMs);
-      s.sample('message_build', sending - built);
-      s.sample('publish', published - sending);
-      s.sample('stamp_to_publish', latency);
-      s.sample('callback_to_publish', published - work.frame.receivedAt);
-      const depth = this.active?.depth;
-      if (c.spatial && depth && this.depthNow) {
-        const started = performance.now();
-        c.spatial.publish(
-          result,
-          header,
-          frame.width,
-          frame.height,
-          depth,
-          this.depthNow.slopMs,
-          {
-            range: this.depthNow.range,
-            keypointMinScore: KEYPOINT_MIN_SCORE,
-          },
-          c.config.tracking,
-        );
-        s.sample('depth', performance.now() - started);
-      }
-      if (result.task === 'detect' && this.ctx.pipelines.followed(this.name)) {
-        this.ctx.pipelines.handOver(this.name, {
-          frame: work.frame,
-          persons: {
-            detections: result.detections,
-            classNames: c.pipeline.model.manifest.classNames,
-            detector: c.pipeline.name,
-          },
-        });
-      }
-      c.view.show(frame, result, header, latency);
-    } catch (e) {
-      // A frame the engine or a head refuses is counted and reported; the node carries on.
-      const kind =
-        (e as { code?: unknown }).code !== undefined
-          ? String((e as { code: unknown }).code)
-          : e instanceof Error
-            ? e.name
-            : 'Error';
-      const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-      this.stats.fail(kind, message);
-      this.warnings.report(kind, `frame not processed: ${message}`);
-    }
-  }
-
-  private msSinceStamp(h: RosHeader): number {
-    const now = stampNow(this.node);
-    return (now.sec - h.stamp.sec) * 1000 + (now.nanosec - h.stamp.nanosec) / 1e6;
+  /** What the frame path (frameRunner.ts) asks of this node; depth is read per frame. */
+  private get frameHost(): FrameRunnerHost {
+    return {
+      node: this.node,
+      name: this.name,
+      stats: this.stats,
+      warnings: this.warnings,
+      pipelines: this.ctx.pipelines,
+      depth: () => {
+        const lease = this.active?.depth;
+        return lease && this.depthNow ? { lease, settings: this.depthNow } : undefined;
+      },
+    };
   }
 
   private warnUndrawable(encoding: string): void {
