@@ -28,7 +28,7 @@ QNN_PKG="onnxruntime-qnn==2.7.0"
 apt_install_missing() {
   local missing=() p
   for p in "$@"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)" == *"install ok installed"* ]] || missing+=("$p")
   done
   if [ "${#missing[@]}" -eq 0 ]; then
     log "apt: all $# packages present"

@@ -23,7 +23,10 @@ version="$(node -p "require('$pkg/package.json').version")"
 # (Debian's python3 links libpython statically but ships libpython3.X.so.1.0 beside), else ldconfig.
 # Whether the ROS has that quirk is read from librcl itself (a distro build does not).
 needs_libpython=0
-readelf -d "$HTP_ROS_PREFIX/lib/librcl.so" 2>/dev/null | grep -q 'rosidl_generator_py' && needs_libpython=1
+# (Read whole, then matched: `readelf | grep -q` under pipefail fails whenever grep exits before
+# readelf's last write, and that made the answer random.)
+needed="$(readelf -d "$HTP_ROS_PREFIX/lib/librcl.so" 2>/dev/null || true)"
+[[ "$needed" == *rosidl_generator_py* ]] && needs_libpython=1
 read -r pyname pysoname pylibdir pyarch < <("$rospy" -c '
 import sys, sysconfig as s
 v = "python%d.%d" % sys.version_info[:2]

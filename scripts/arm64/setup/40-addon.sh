@@ -37,7 +37,7 @@ npm_config_nodedir="$nodedir" node_modules/.bin/cmake-js build --log-level warn 
   --CDORT_INCLUDE_DIR="$inc" --CDORT_LIBRARY="$libdir/libonnxruntime.so.1" \
   --CDORT_RUNPATH="$runpath" --CDNODE_ADDON_API_DIR="$napi_inc" --CDHTP_ENGINE_ASAN=0 \
   || die "arm64 addon: cmake-js cross build failed (see the compiler output above)"
-aarch64-linux-gnu-readelf -h "$addon" | grep -q 'Machine:.*AArch64' \
+aarch64-linux-gnu-readelf -h "$addon" | grep 'Machine:.*AArch64' >/dev/null \
   || die "arm64 addon: $addon is not an aarch64 ELF (was the toolchain file ignored?)"
 node -e '
   const cc = require(process.argv[1]);
