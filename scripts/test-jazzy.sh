@@ -54,9 +54,6 @@ suites=(
   "dist/test/integration/colcon/*.test.js"
   "dist/test/integration/launch/*.test.js"
 )
-# DDS domains apart from the Kilted runs' (100-199; test/support/rosProcess.ts says why), and
-# above the kernel's ephemeral ports (domain 215 starts at port 61150).
-export HTP_TEST_DOMAIN_BASE=215 HTP_TEST_DOMAIN_SPAN=18
 export HTP_TEST_TMPDIR="$root/.cache/test-tmp"
 rm -rf "$HTP_TEST_TMPDIR"
 mkdir -p "$HTP_TEST_TMPDIR"

@@ -1,17 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { repoPath } from './paths';
 
-/**
- * A private DDS domain per test run, so parallel runs and stray nodes never cross-talk: 100-199,
- * or from HTP_TEST_DOMAIN_BASE over HTP_TEST_DOMAIN_SPAN ids. npm run test:jazzy takes 215-232:
- * Fast DDS keeps its shared-memory port files in /dev/shm by port (that is, by domain), and
- * Jazzy's Fast DDS 2.14 opening a file a Kilted run (Fast DDS 3.2) left for the same domain loses
- * the large messages (camera frames) that travel through it.
- */
+/** A private DDS domain per test run, so parallel runs and stray nodes never cross-talk. */
 export function privateDomainId(): string {
-  const base = Number(process.env.HTP_TEST_DOMAIN_BASE ?? 100);
-  const span = Number(process.env.HTP_TEST_DOMAIN_SPAN ?? 100);
-  return String(base + (process.pid % span));
+  return String(100 + (process.pid % 100));
 }
 
 export interface RunningProcess {
