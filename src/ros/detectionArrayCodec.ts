@@ -56,20 +56,26 @@ export function writeResults(w: CdrWriter, results: readonly HypothesisMsg[]): v
   for (const r of results) {
     w.string(r.hypothesis.class_id);
     w.float64(r.hypothesis.score);
-    const p = r.pose.pose;
-    w.float64(p.position.x);
-    w.float64(p.position.y);
-    w.float64(p.position.z);
-    w.float64(p.orientation.x);
-    w.float64(p.orientation.y);
-    w.float64(p.orientation.z);
-    w.float64(p.orientation.w);
+    writePose(w, r.pose.pose);
     const cov = r.pose.covariance;
     if (cov.length !== 36) {
       throw new RangeError(`pose covariance has ${cov.length} values, vision_msgs needs 36`);
     }
     for (let i = 0; i < 36; i++) w.float64(cov[i]!);
   }
+}
+
+type PoseMsg = HypothesisMsg['pose']['pose'];
+
+/** geometry_msgs/Pose: position (x, y, z), then orientation (x, y, z, w). */
+export function writePose(w: CdrWriter, p: PoseMsg): void {
+  w.float64(p.position.x);
+  w.float64(p.position.y);
+  w.float64(p.position.z);
+  w.float64(p.orientation.x);
+  w.float64(p.orientation.y);
+  w.float64(p.orientation.z);
+  w.float64(p.orientation.w);
 }
 
 export function resultsSize(results: readonly HypothesisMsg[]): number {

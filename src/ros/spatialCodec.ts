@@ -5,7 +5,7 @@
  * and our msg/ (PersonPose3D: detection, skeleton, keypoints[] {position: Point, score, valid}).
  */
 import { CdrWriter } from './cdrWriter';
-import { resultsSize, rosHeader, writeResults } from './detectionArrayCodec';
+import { resultsSize, rosHeader, writePose, writeResults } from './detectionArrayCodec';
 import { headerSize, writeHeader } from './headerCodec';
 import { encodePoses } from './poseArrayCodec';
 import type { Detection3DArrayMsg, PersonPose3DArrayMsg } from './spatialMessages';
@@ -27,14 +27,7 @@ export function encodeDetection3DArray(msg: Detection3DArrayMsg): Buffer {
   for (const d of msg.detections) {
     writeHeader(w, rosHeader(d.header));
     writeResults(w, d.results);
-    const c = d.bbox.center;
-    w.float64(c.position.x);
-    w.float64(c.position.y);
-    w.float64(c.position.z);
-    w.float64(c.orientation.x);
-    w.float64(c.orientation.y);
-    w.float64(c.orientation.z);
-    w.float64(c.orientation.w);
+    writePose(w, d.bbox.center);
     w.float64(d.bbox.size.x);
     w.float64(d.bbox.size.y);
     w.float64(d.bbox.size.z);
