@@ -76,8 +76,22 @@ export RMW_IMPLEMENTATION="${RMW_IMPLEMENTATION:-rmw_fastrtps_cpp}"
 # Keep discovery on this machine: tests and demos never talk to other hosts.
 export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
 export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-42}"
-# Camera-sized frames in shared memory, discovery on loopback (see the file for why).
-export FASTDDS_DEFAULT_PROFILES_FILE="${FASTDDS_DEFAULT_PROFILES_FILE:-$HTP_ROOT/config/fastdds_localhost.xml}"
+# Camera-sized frames in shared memory, discovery on loopback (see the file for why). Fast DDS 3.x
+# (Kilted) reads FASTDDS_DEFAULT_PROFILES_FILE; 2.x (Jazzy, Humble) reads only
+# FASTRTPS_DEFAULT_PROFILES_FILE, which Kilted's rmw warns is deprecated. So the variable is chosen
+# by the Fast DDS library the ROS in use has (libfastrtps is 2.x), not by distro name.
+_htp_profile="${FASTDDS_DEFAULT_PROFILES_FILE:-${FASTRTPS_DEFAULT_PROFILES_FILE:-$HTP_ROOT/config/fastdds_localhost.xml}}"
+_htp_fastrtps=""
+_htp_ifs="$IFS"; IFS=:
+for _d in ${AMENT_PREFIX_PATH:-}; do
+  if [ -e "$_d/lib/libfastrtps.so" ] || [ -e "$_d/lib/libfastrtps.so.2" ]; then _htp_fastrtps=1; break; fi
+done
+IFS="$_htp_ifs"
+if [ -n "$_htp_fastrtps" ]; then
+  export FASTRTPS_DEFAULT_PROFILES_FILE="$_htp_profile"
+else
+  export FASTDDS_DEFAULT_PROFILES_FILE="$_htp_profile"
+fi
 # node-gyp / cmake-js: build against the headers of the Node on PATH, never download them. Its
 # install prefix (where include/node lives) is found from the executable, not assumed to be /usr.
 if [ -z "${npm_config_nodedir:-}" ] && command -v node >/dev/null 2>&1; then
@@ -85,5 +99,5 @@ if [ -z "${npm_config_nodedir:-}" ] && command -v node >/dev/null 2>&1; then
   [ -n "$_htp_nodedir" ] && [ -f "$_htp_nodedir/include/node/node_api.h" ] && export npm_config_nodedir="$_htp_nodedir"
   unset _htp_nodedir
 fi
-unset _htp_root _d _htp_libs _htp_py _htp_pyver
+unset _htp_root _d _htp_libs _htp_py _htp_pyver _htp_profile _htp_fastrtps _htp_ifs
 unset -f _htp_rcl_prefix

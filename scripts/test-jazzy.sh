@@ -54,8 +54,10 @@ suites=(
   "dist/test/integration/colcon/*.test.js"
   "dist/test/integration/launch/*.test.js"
 )
+# Arguments narrow the run to the given test files (diagnosing one suite on Jazzy).
+(($# > 0)) && suites=("$@")
 # Shared-memory segments and port files of Fast DDS processes that died (a killed run) stay in
-# /dev/shm; Jazzy's Fast DDS 2.14 then loses large messages (camera frames) on those ports.
+# /dev/shm and would be reused by this run.
 fastdds shm clean >/dev/null 2>&1 || log "test:jazzy: 'fastdds shm clean' failed; stale shared memory may remain"
 export HTP_TEST_TMPDIR="$root/.cache/test-tmp"
 rm -rf "$HTP_TEST_TMPDIR"
