@@ -22,7 +22,6 @@ export function resultAnnotation(
   height: number,
 ): Annotation {
   const names = manifest.classNames;
-  const skeleton = manifest.keypoints?.skeleton ?? [];
   switch (result.task) {
     case 'detect':
       return { boxes: result.detections.map((d) => boxOf(d, names)), keypoints: [] };
@@ -34,7 +33,7 @@ export function resultAnnotation(
         })),
         keypoints: result.poses.map((p) => ({
           points: p.keypoints.map((k) => [k.x, k.y, k.score] as const),
-          skeleton,
+          skeleton: result.skeleton.limbs,
           minScore: 0.5,
         })),
       };

@@ -37,6 +37,7 @@ import {
   STANDIN_PEOPLE,
 } from './htpStandinModel';
 import { LineProcess } from './lineProcess';
+import { COCO17 } from '../heads/cocoKeypoints';
 
 const USAGE = `npm run bench:depth [-- --iterations 2000 --seconds 20 --rate 30 --json out.json]
 
@@ -117,7 +118,10 @@ function timeStage(
     const placed = placeResult(result, W, H, depth, CAMERA, OPTIONS);
     const det = detection3DArray(HEADER, placed.detections);
     encodeDetection3DArray(det);
-    const poses = result.task === 'pose' ? personPose3DArray(HEADER, placed.poses) : undefined;
+    const poses =
+      result.task === 'pose'
+        ? personPose3DArray(HEADER, placed.poses, result.skeleton.name)
+        : undefined;
     if (poses) encodePersonPose3DArray(poses);
     const t1 = performance.now();
     spatialMarkers(
@@ -170,7 +174,7 @@ function stageWork(iterations: number): StageFigures[] {
     ),
     timeStage(
       '5 poses (17 keypoints)',
-      { task: 'pose', poses, timings: NO_TIMINGS },
+      { task: 'pose', poses, skeleton: COCO17, timings: NO_TIMINGS },
       depth,
       iterations,
     ),

@@ -10,6 +10,7 @@ import type { TrackerOptions } from '../tracking/trackerOptions';
 import { parameterSpec as spec } from '../core/parameterSpec';
 import type { ParameterSpec } from '../core/parameterSpec';
 import { tableDefaults, tableSchema } from './parameterTable';
+import { KEYPOINT_SETS } from './keypointSets';
 
 /**
  * Parameters of every perception node (and of each pipeline of a perception_container): the one
@@ -118,6 +119,18 @@ export const PERCEPTION_PARAMETERS = {
     ['person'],
     'frame',
     "top-down pose: the person detector's classes whose boxes go to the pose model",
+  ),
+  keypoint_set: spec(
+    z.enum(KEYPOINT_SETS),
+    'coco17',
+    'session',
+    "pose: coco17 publishes the 17 COCO keypoints (picked by name from models with more, e.g. BlazePose's 33); model publishes the model's own keypoints (skeleton blazepose33 for BlazePose)",
+  ),
+  probability_threshold: spec(
+    z.number().min(0).max(1),
+    0.5,
+    'frame',
+    'probability-map segmentation (selfie segmentation): a pixel is the class from this probability up',
   ),
   require_accelerator: spec(
     z.boolean(),
@@ -270,6 +283,7 @@ export interface FrameOptions {
   readonly maxDetections: number;
   readonly classes: readonly string[];
   readonly personClasses: readonly string[];
+  readonly probabilityThreshold: number;
   readonly jpegQuality: number;
   /** The tracker's options while tracking is on; undefined when it is off. */
   readonly tracking: TrackerOptions | undefined;
@@ -287,6 +301,7 @@ export function frameOptions(c: PerceptionConfig): FrameOptions {
     maxDetections: c.max_detections,
     classes: c.classes,
     personClasses: c.person_classes,
+    probabilityThreshold: c.probability_threshold,
     jpegQuality: c.jpeg_quality,
     tracking: c.tracking
       ? {

@@ -17,9 +17,23 @@ export interface StageTimings {
   readonly runs: number;
 }
 
+/**
+ * The keypoint order of a pose result: its name as PersonPose.skeleton carries it ('coco17',
+ * 'blazepose33', or the model's name for a model-specific order) and the limbs to draw.
+ */
+export interface Skeleton {
+  readonly name: string;
+  readonly limbs: readonly (readonly [number, number])[];
+}
+
 export type PipelineResult =
   | { readonly task: 'detect'; readonly detections: Detection[]; readonly timings: StageTimings }
-  | { readonly task: 'pose'; readonly poses: PersonPose[]; readonly timings: StageTimings }
+  | {
+      readonly task: 'pose';
+      readonly poses: PersonPose[];
+      readonly skeleton: Skeleton;
+      readonly timings: StageTimings;
+    }
   | {
       readonly task: 'segment';
       readonly instances: SegmentedDetection[];

@@ -1,3 +1,5 @@
+import type { Skeleton } from '../core/pipelineResult';
+
 /** The 17 COCO person keypoints, in model output order. */
 // prettier-ignore
 export const COCO_KEYPOINT_NAMES: readonly string[] = Object.freeze([
@@ -20,3 +22,6 @@ const SKELETON_ONE_BASED = [
 export const COCO_SKELETON: readonly (readonly [number, number])[] = Object.freeze(
   SKELETON_ONE_BASED.map(([a, b]) => Object.freeze([a - 1, b - 1] as const)),
 );
+
+/** COCO-17 as a pose result's skeleton: PersonPose.skeleton 'coco17' and its limbs. */
+export const COCO17: Skeleton = Object.freeze({ name: 'coco17', limbs: COCO_SKELETON });

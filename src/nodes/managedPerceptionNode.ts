@@ -205,11 +205,11 @@ export class PerceptionNode {
         manifest.classNames,
         config.tracking ? config.track_low_threshold : config.score_threshold,
       );
-      const manifestSkeleton = manifest.keypoints?.skeleton ?? [];
+      const limbs = pipeline.model.keypoints.skeleton.limbs;
       const spatial = config.depth
         ? new SpatialOutputs(rcl, this.node, pipeline.task === 'pose', {
             classNames: manifest.classNames,
-            skeleton: manifestSkeleton,
+            skeleton: limbs,
             lifetimeS: 0.5,
             ns: this.name,
           })
@@ -241,6 +241,7 @@ export class PerceptionNode {
             : `${m.name}: input fed as float (${f.reason})`,
         );
       }
+      if (m === pipeline.model && m.keypoints.note) log.warn(m.keypoints.note);
       if (r.cpuInt8Saturates) {
         log.warn(
           `${m.name}: INT8 on CPU kernels that saturate on this CPU (no VNNI); accuracy suffers`,

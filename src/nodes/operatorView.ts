@@ -52,7 +52,7 @@ export class OperatorView {
         ? undefined
         : new ImageAnnotationsOutput(rcl, node, {
             classNames: manifest.classNames,
-            skeleton: manifest.keypoints?.skeleton ?? [],
+            skeleton: pipeline.model.keypoints.skeleton.limbs,
           });
     this.processor = processorsLabel(pipeline.models.map((m) => m.providerReport.nodesByProvider));
   }

@@ -94,7 +94,13 @@ export class SpatialOutputs {
     this.detectionsWithoutDepth += placed.withoutDepth;
     const det = detection3DArray(header, placed.detections);
     this.detections.publish(encodeDetection3DArray(det));
-    const poses = this.poses ? personPose3DArray(header, placed.poses) : undefined;
+    const poses = this.poses
+      ? personPose3DArray(
+          header,
+          placed.poses,
+          result.task === 'pose' ? result.skeleton.name : 'coco17',
+        )
+      : undefined;
     if (poses) this.poses?.publish(encodePersonPose3DArray(poses));
     if (this.markers.watched()) {
       this.markers.publish(spatialMarkers(det, poses, this.style, tracking));

@@ -125,7 +125,7 @@ export class TaskPublishers {
         };
       }
       case 'pose': {
-        const msg = personPoseArray(header, r.poses);
+        const msg = personPoseArray(header, r.poses, r.skeleton.name);
         const bytes = encodePersonPoseArray(msg);
         return { sent: { kind: 'poses', msg }, send: () => this.poses?.publish(bytes) };
       }

@@ -12,12 +12,16 @@ import { decodeYoloPose } from '../heads/decodeYoloPose';
 import { decodeYoloSegmentation } from '../heads/decodeYoloSegmentation';
 import { decodeHrnetHeatmaps } from '../heads/decodeHrnetHeatmaps';
 import { decodeDeeplab } from '../heads/decodeDeeplab';
+import { decodeBlazePoseLandmarks } from '../heads/decodeBlazePoseLandmarks';
+import { decodeSemanticProbability } from '../heads/decodeSemanticProbability';
 import { planHrnetCrop } from '../heads/planHrnetCrop';
 import type { YoloOutputs } from '../heads/yoloCandidateSource';
-import type { PipelineResult, StageTimings } from '../core/pipelineResult';
+import type { PipelineResult, Skeleton, StageTimings } from '../core/pipelineResult';
 import type { RuntimeChoices } from './runtimeChoices';
 import { InputFeed, prepareEngineOptions } from './quantizedInputModel';
 import { checkHtpContext, selectHtpContext } from './selectHtpContext';
+import { KeypointLayout, keypointLayout } from './keypointLayout';
+import type { KeypointSet } from '../config/keypointSets';
 
 export interface Thresholds {
   /** Keep detections scoring above this (YOLO heads). */
@@ -27,28 +31,20 @@ export interface Thresholds {
   readonly maxDetections: number;
   /** Only these class ids (undefined: all). */
   readonly classes?: readonly number[];
+  /** Probability maps (selfie segmentation): a pixel is the class from this probability up. */
+  readonly probability?: number;
 }
 
 export const DEFAULT_THRESHOLDS: Thresholds = { score: 0.25, iou: 0.7, maxDetections: 300 };
+
+/** A BlazePose crop whose person-present output is below this holds no person (MediaPipe's). */
+export const BLAZEPOSE_PERSON_THRESHOLD = 0.5;
+const DEFAULT_PROBABILITY_THRESHOLD = 0.5;
 
 function byName(outputs: readonly Tensor[], name: string, model: string): Tensor {
   const t = outputs.find((o) => o.name === name);
   if (!t) throw new ConfigError(`${model}: the model produced no output named '${name}'`);
   return t;
-}
-
-/**
- * Output formats a manifest can describe (`htp-perception model import` recognises them in MediaPipe
- * TFLite files) but no task head decodes yet: BlazePose landmarks and selfie probability maps.
- * Refused at load, naming the field, rather than decoded as something they are not.
- */
-function refuseHeadless(m: ModelManifest): void {
-  const f = m.outputs.format;
-  if (f === 'blazepose-landmarks' || f === 'semantic-probability') {
-    throw new ConfigError(
-      `${m.manifestPath}: outputs.format ${f} (${m.family}) has no task head in this version: the manifest describes the model, no pipeline runs it yet`,
-    );
-  }
 }
 
 /**
@@ -62,6 +58,8 @@ export class ModelPipeline {
     private currentThresholds: Thresholds,
     /** Whether an INT8 graph takes quantized bytes from the preprocessing, or why not. */
     readonly inputFeed: InputFeed,
+    /** The keypoints its pose results carry (empty for other tasks). */
+    readonly keypoints: KeypointLayout,
   ) {}
 
   get thresholds(): Thresholds {
@@ -81,9 +79,9 @@ export class ModelPipeline {
     manifestPath: string,
     choices: RuntimeChoices,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    keypointSet: KeypointSet = 'coco17',
   ): Promise<ModelPipeline> {
     const manifest = resolveModelManifest(manifestPath);
-    refuseHeadless(manifest);
     requireModelFiles(manifest);
     const context = selectHtpContext(manifest, choices);
     if (context) checkHtpContext(manifest, context);
@@ -107,7 +105,13 @@ export class ModelPipeline {
       session.dispose();
       throw e;
     }
-    return new ModelPipeline(manifest, session, thresholds, prepared.feed);
+    return new ModelPipeline(
+      manifest,
+      session,
+      thresholds,
+      prepared.feed,
+      keypointLayout(manifest, keypointSet),
+    );
   }
 
   get name(): string {
@@ -118,9 +122,10 @@ export class ModelPipeline {
     return this.session.providerReport;
   }
 
-  /** Top-down pose models (HRNet) need the person boxes a detector found in this frame. */
+  /** Top-down pose models (HRNet, BlazePose) need the person boxes a detector found. */
   get needsPersonBoxes(): boolean {
-    return this.manifest.outputs.format === 'heatmaps';
+    const f = this.manifest.outputs.format;
+    return f === 'heatmaps' || f === 'blazepose-landmarks';
   }
 
   async run(frame: Frame, personBoxes: readonly Box[] = []): Promise<PipelineResult> {
@@ -133,12 +138,8 @@ export class ModelPipeline {
       maxDetections: this.thresholds.maxDetections,
       ...(this.thresholds.classes ? { classes: this.thresholds.classes } : {}),
     };
-    if (o.format === 'heatmaps') return this.runTopDown(frame, personBoxes, started);
-    // Refused at load already; repeated so the formats below are only those a head decodes.
-    if (o.format === 'blazepose-landmarks' || o.format === 'semantic-probability') {
-      refuseHeadless(m);
-      throw new ConfigError(`${m.name}: no task head for outputs.format ${o.format}`);
-    }
+    if (o.format === 'heatmaps' || o.format === 'blazepose-landmarks')
+      return this.runTopDown(frame, personBoxes, started);
     const r = await this.session.run(frame);
     const headStart = performance.now();
     const timings = (): StageTimings =>
@@ -153,6 +154,15 @@ export class ModelPipeline {
         format: o.format === 'semantic-logits' ? 'logits' : 'labels',
         ...(o.format === 'semantic-logits' ? { layout: o.logits.layout } : {}),
       });
+      return { task: 'semantic', map, timings: timings() };
+    }
+    if (o.format === 'semantic-probability') {
+      const map = decodeSemanticProbability(
+        byName(r.outputs, o.probability.name, m.name),
+        r.transform,
+        this.thresholds.probability ?? DEFAULT_PROBABILITY_THRESHOLD,
+        o.probability.layout,
+      );
       return { task: 'semantic', map, timings: timings() };
     }
     const normalized = o.boxes.units === 'normalized';
@@ -178,7 +188,7 @@ export class ModelPipeline {
         anchorsFirst: yolo.anchorsFirst ?? false,
         coordinatesNormalized: normalized,
       });
-      return { task: 'pose', poses, timings: timings() };
+      return { task: 'pose', ...this.published(poses), timings: timings() };
     }
     if (m.task === 'segment') {
       const protosSpec = o.format === 'ultralytics-packed' ? o.protos : o.maskProtos;
@@ -207,10 +217,13 @@ export class ModelPipeline {
   }
 
   /**
-   * HRNet top-down: one engine run per person on the crop the planner chose (the box widened to
-   * the network's aspect ratio and padded by 1.25). The engine warps that region onto the input
-   * with the image's outside as black border ('pad' ROI), so a person at the image edge is not
-   * stretched; its transform maps the heatmaps back exactly.
+   * Top-down pose (HRNet, BlazePose): one engine run per person on the crop the planner chose
+   * (the box widened to the network's aspect ratio and padded by 1.25: HRNet's recipe, and the
+   * square x1.25 region MediaPipe crops around a person). The engine warps that region onto the
+   * input with the image's outside as black border ('pad' ROI), so a person at the image edge is
+   * not stretched; its transform maps the keypoints back exactly. MediaPipe also rotates its crop
+   * so the hips-to-shoulders line is upright; a detector box has no such line, so crops stay
+   * axis-aligned (BlazePose was trained on rotated crops: a lying person costs accuracy).
    */
   private async runTopDown(
     frame: Frame,
@@ -218,8 +231,10 @@ export class ModelPipeline {
     started: number,
   ): Promise<PipelineResult> {
     const m = this.manifest;
-    if (m.outputs.format !== 'heatmaps') throw new Error('unreachable');
-    const spec = m.outputs.heatmaps;
+    const o = m.outputs;
+    if (o.format !== 'heatmaps' && o.format !== 'blazepose-landmarks')
+      throw new Error('unreachable');
+    const numKeypoints = m.keypoints?.names.length;
     const poses: PersonPose[] = [];
     const runTimings: RunTimings[] = [];
     let headMs = 0;
@@ -243,13 +258,30 @@ export class ModelPipeline {
       runTimings.push(r.timings);
       const h0 = performance.now();
       engineMs += h0 - e0;
-      const [keypoints] = decodeHrnetHeatmaps(byName(r.outputs, spec.name, m.name), [r.transform], {
-        layout: spec.layout,
-        numKeypoints: m.keypoints?.names.length,
-      });
+      if (o.format === 'blazepose-landmarks') {
+        const found = decodeBlazePoseLandmarks(
+          byName(r.outputs, o.landmarks.name, m.name),
+          byName(r.outputs, o.personScore.name, m.name),
+          r.transform,
+          numKeypoints ?? 33,
+        );
+        headMs += performance.now() - h0;
+        // The crop holds no person by the model's own judgement (a detector's false positive).
+        if (found.personScore < BLAZEPOSE_PERSON_THRESHOLD) continue;
+        // The very box object it was given: trackResult finds the person's track id by it.
+        poses.push({ box, classId: 0, score: found.personScore, keypoints: found.keypoints });
+        continue;
+      }
+      const [keypoints] = decodeHrnetHeatmaps(
+        byName(r.outputs, o.heatmaps.name, m.name),
+        [r.transform],
+        {
+          layout: o.heatmaps.layout,
+          numKeypoints,
+        },
+      );
       headMs += performance.now() - h0;
       const scores = (keypoints ?? []).map((k) => k.score);
-      // The very box object it was given: trackResult finds the person's track id by it.
       poses.push({
         box,
         classId: 0,
@@ -257,7 +289,21 @@ export class ModelPipeline {
         keypoints: keypoints ?? [],
       });
     }
-    return { task: 'pose', poses, timings: stageTimings(runTimings, engineMs, headMs, started) };
+    return {
+      task: 'pose',
+      ...this.published(poses),
+      timings: stageTimings(runTimings, engineMs, headMs, started),
+    };
+  }
+
+  /** Poses with the keypoints this pipeline publishes (keypoint_set), and their skeleton. */
+  private published(poses: PersonPose[]): { poses: PersonPose[]; skeleton: Skeleton } {
+    const { pick, skeleton } = this.keypoints;
+    if (!pick) return { poses, skeleton };
+    return {
+      poses: poses.map((p) => ({ ...p, keypoints: pick.map((i) => p.keypoints[i]!) })),
+      skeleton,
+    };
   }
 
   dispose(): void {

@@ -84,7 +84,12 @@ export class PerceptionPipeline {
     };
     const loaded: ModelPipeline[] = [];
     try {
-      const model = await ModelPipeline.load(resolveModelReference(c.model), choices);
+      const model = await ModelPipeline.load(
+        resolveModelReference(c.model),
+        choices,
+        undefined,
+        c.keypoint_set,
+      );
       loaded.push(model);
       const task = model.manifest.task;
       if (requiredTask && task !== requiredTask) {
@@ -252,6 +257,7 @@ function thresholdsFor(
     score: o.tracking ? o.tracking.lowThreshold : o.scoreThreshold,
     iou: o.iouThreshold,
     maxDetections: o.maxDetections,
+    probability: o.probabilityThreshold,
     ...(ids ? { classes: ids } : {}),
   };
 }

@@ -88,6 +88,8 @@ export function detection3DArray(
 export function personPose3DArray(
   header: RosHeader,
   placed: readonly PlacedPose3D[],
+  /** PersonPose.skeleton: the keypoint order (PipelineResult's skeleton name). */
+  skeleton: string,
 ): PersonPose3DArrayMsg {
   const h = headerMsg(header);
   const twoD = detection2DArray(
@@ -98,7 +100,7 @@ export function personPose3DArray(
     header: h,
     poses: placed.map((p, i) => ({
       detection: { ...twoD[i]!, id: String(detectionId(p.pose, p.index)) },
-      skeleton: 'coco17',
+      skeleton,
       keypoints: p.keypoints.map((k) => ({
         position: xyz(k.position),
         score: k.score,

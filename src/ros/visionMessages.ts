@@ -73,17 +73,18 @@ export function labelInfo(
   };
 }
 
-/** htp_perception/PersonPoseArray: keypoints in the model's (COCO-17) order, source pixels. */
+/** htp_perception/PersonPoseArray: keypoints in the order `skeleton` names, source pixels. */
 export function personPoseArray(
   header: RosHeader,
   poses: readonly PersonPose[],
+  skeleton: string,
 ): PersonPoseArrayMsg {
   const h = headerMsg(header);
   return {
     header: h,
     poses: poses.map((p, i) => ({
       detection: detection2D(h, p, String(detectionId(p, i))),
-      skeleton: 'coco17',
+      skeleton,
       keypoints: p.keypoints.map((k) => ({ x: k.x, y: k.y, score: k.score })),
     })),
   };

@@ -2,7 +2,6 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadModelManifest } from '../../../src/config/modelManifest';
-import { ConfigError } from '../../../src/core/configError';
 import { EngineSession } from '../../../src/engine/engineSession';
 import { ModelPipeline } from '../../../src/pipeline/modelPipeline';
 import { prepareEngineOptions } from '../../../src/pipeline/quantizedInputModel';
@@ -178,7 +177,7 @@ describe('htp-perception model import FILE.tflite', function () {
     assert.ok(rw !== undefined && rw.ok && rw.maxAbsDiff < 1e-4, JSON.stringify(rw));
   });
 
-  it('the converted models run in our engine; no pipeline takes them yet (no head), refused naming outputs.format', async function () {
+  it('the converted models run in our engine and in the pipelines', async function () {
     const frame = await photoFrame('astronaut.png');
     for (const [name, check] of [
       [
@@ -214,11 +213,23 @@ describe('htp-perception model import FILE.tflite', function () {
       } finally {
         session.dispose();
       }
-      await assert.rejects(
-        ModelPipeline.load(m.manifestPath, CPU),
-        (e: unknown) =>
-          e instanceof ConfigError && /outputs\.format \S+ .*has no task head/.test(e.message),
-      );
+      // And the pipelines take them: a top-down pose on the person, a person mask.
+      const pipeline = await ModelPipeline.load(m.manifestPath, CPU);
+      try {
+        const person = { x1: 0, y1: 0, x2: frame.width, y2: frame.height };
+        const r = await pipeline.run(frame, [person]);
+        if (r.task === 'pose') {
+          assert.equal(r.poses.length, 1, 'one person');
+          assert.equal(r.skeleton.name, 'coco17');
+          assert.equal(r.poses[0]!.keypoints.length, 17);
+        } else {
+          assert.equal(r.task, 'semantic');
+          const people = r.map.data.reduce((a, v) => a + v, 0);
+          assert.ok(people > r.map.data.length / 5, `${people} person pixels`);
+        }
+      } finally {
+        pipeline.dispose();
+      }
     }
   });
 

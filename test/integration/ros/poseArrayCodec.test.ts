@@ -38,9 +38,9 @@ const person = (x: number, trackId?: number) => ({
 describe('encodePersonPoseArray (our CDR) against rclpy', function () {
   it('reads back as built: ids, boxes, skeleton and every keypoint (float32)', function () {
     const cases = [
-      personPoseArray(header, []),
-      personPoseArray(header, [person(100, 42), person(300)]),
-      personPoseArray({ ...header, frameId: '' }, [person(0)]),
+      personPoseArray(header, [], 'coco17'),
+      personPoseArray(header, [person(100, 42), person(300)], 'coco17'),
+      personPoseArray({ ...header, frameId: '' }, [person(0)], 'blazepose33'),
     ];
     const bytes = cases.map(encodePersonPoseArray);
     const back = runPythonJson<Readback[]>(
@@ -58,7 +58,7 @@ describe('encodePersonPoseArray (our CDR) against rclpy', function () {
         assert.equal(b.score, 0.75);
         const bb = p.detection.bbox;
         assert.deepEqual(b.box, [bb.center.position.x, bb.center.position.y, bb.size_x, bb.size_y]);
-        assert.equal(b.skeleton, 'coco17');
+        assert.equal(b.skeleton, p.skeleton);
         assert.deepEqual(
           b.keypoints,
           p.keypoints.map((k) => [Math.fround(k.x), Math.fround(k.y), Math.fround(k.score)]),

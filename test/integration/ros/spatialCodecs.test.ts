@@ -39,17 +39,21 @@ describe('3D result CDR and depth / CameraInfo decoding against rclpy', function
         size: [1, 2, 0],
       },
     ]);
-    const poses = personPose3DArray(header, [
-      {
-        pose: person(10, 0.875, 7),
-        index: 0,
-        keypoints: [
-          { position: [0.1, 0.2, 2], score: 0.9, valid: true },
-          { position: [0, 0, 0], score: 0.2, valid: false },
-          { position: [-0.3, 0.4, 2.25], score: 0.7, valid: true },
-        ],
-      },
-    ]);
+    const poses = personPose3DArray(
+      header,
+      [
+        {
+          pose: person(10, 0.875, 7),
+          index: 0,
+          keypoints: [
+            { position: [0.1, 0.2, 2], score: 0.9, valid: true },
+            { position: [0, 0, 0], score: 0.2, valid: false },
+            { position: [-0.3, 0.4, 2.25], score: 0.7, valid: true },
+          ],
+        },
+      ],
+      'coco17',
+    );
     const empty = detection3DArray({ ...header, frameId: 'x' }, []);
     const bytes = [
       encodeDetection3DArray(det),

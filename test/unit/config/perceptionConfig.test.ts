@@ -61,6 +61,7 @@ describe('perception parameters', () => {
       'jpeg_quality',
       'max_detections',
       'person_classes',
+      'probability_threshold',
       'score_threshold',
       'segmentation_color_opacity',
       'track_buffer',

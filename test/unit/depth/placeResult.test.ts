@@ -4,6 +4,7 @@ import { placeResult } from '../../../src/depth/placeResult';
 import type { PipelineResult } from '../../../src/core/pipelineResult';
 import { renderDepth } from '../../support/syntheticDepth';
 import { NO_TIMINGS } from '../../support/stageTimings';
+import { COCO17 } from '../../../src/heads/cocoKeypoints';
 
 const camera = CameraModel.fromCameraInfo({
   width: 640,
@@ -66,6 +67,7 @@ describe('depth/placeResult', function () {
     const r = placeResult(
       {
         task: 'pose',
+        skeleton: COCO17,
         timings: NO_TIMINGS,
         poses: [
           {

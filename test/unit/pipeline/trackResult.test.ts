@@ -5,6 +5,7 @@ import { NO_TIMINGS } from '../../support/stageTimings';
 import { carryPersonIds, trackPersons, trackResult } from '../../../src/pipeline/trackResult';
 import { ByteTracker } from '../../../src/tracking/byteTracker';
 import { BYTETRACK_DEFAULTS } from '../../../src/tracking/trackerOptions';
+import { COCO17 } from '../../../src/heads/cocoKeypoints';
 
 const timings = NO_TIMINGS;
 const person = (x: number, score = 0.9, trackId?: number): Detection => ({
@@ -58,7 +59,12 @@ describe('pipeline/trackResult', () => {
   it('gives each top-down pose the id of the person it was cropped from', () => {
     const people = [person(0, 0.9, 12), person(100, 0.9, 5)];
     // The pose model skipped the first person (no crop) and returns poses on the very boxes.
-    const r: PipelineResult = { task: 'pose', poses: [poseOf(people[1]!)], timings };
+    const r: PipelineResult = {
+      task: 'pose',
+      poses: [poseOf(people[1]!)],
+      skeleton: COCO17,
+      timings,
+    };
     const out = carryPersonIds(r, people);
     assert.deepEqual(out.task === 'pose' ? out.poses.map((p) => [p.trackId, p.score]) : [], [
       [5, 0.4],

@@ -8,6 +8,7 @@ import { reportRows } from '../../../src/quantize/validationReport';
 import type { PipelineResult } from '../../../src/core/pipelineResult';
 import { NO_TIMINGS } from '../../support/stageTimings';
 import type { Detection, PersonPose } from '../../../src/core/headResults';
+import { COCO17 } from '../../../src/heads/cocoKeypoints';
 
 const timings = NO_TIMINGS;
 const det = (x: number, score: number, classId = 0): Detection => ({
@@ -58,8 +59,8 @@ describe('INT8 vs FP32 agreement', () => {
     });
     const p = new Int8Agreement('pose');
     p.add(
-      { task: 'pose', poses: [person(0)], timings },
-      { task: 'pose', poses: [person(2)], timings },
+      { task: 'pose', poses: [person(0)], skeleton: COCO17, timings },
+      { task: 'pose', poses: [person(2)], skeleton: COCO17, timings },
     );
     const pr = p.report();
     assert.equal(pr.keypoints!.persons, 1);

@@ -114,7 +114,7 @@ describe('foxglove ImageAnnotations from published results (pure)', function () 
       score: hidden.has(i) ? KEYPOINT_MIN_SCORE / 2 : 0.9,
     }));
     const pose: PersonPose = { ...det(190, 90, 230, 280, 0, 0.7), keypoints };
-    const msg = personPoseArray(header, [pose]);
+    const msg = personPoseArray(header, [pose], 'coco17');
     const a = imageAnnotations({ kind: 'poses', msg }, { ...ctx, classNames: ['person'] });
     assert.deepEqual(
       a.points.map((p) => p.type),
