@@ -106,13 +106,13 @@ export const PERCEPTION_PARAMETERS = {
     z.string(),
     '',
     'session',
-    'top-down pose (HRNet): detect-model manifest run on each frame for the person boxes',
+    'top-down pose (HRNet, BlazePose): detect-model manifest run on each frame for the person boxes',
   ),
   person_source: spec(
     z.string(),
     '',
     'session',
-    'top-down pose (HRNet): name of a detection pipeline of the same process whose boxes to use',
+    'top-down pose (HRNet, BlazePose): name of a detection pipeline of the same process whose boxes to use',
   ),
   person_classes: spec(
     z.array(z.string().min(1)),

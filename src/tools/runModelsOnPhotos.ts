@@ -3,10 +3,12 @@
  * over a folder of real photos, writes annotated images and results as JSON, prints a summary.
  *
  *   node dist/src/tools/runModelsOnPhotos.js [--photos DIR] [--out DIR] [--precision fp32|int8]
+ *                                            [--models NAME,NAME]
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { findModelManifests } from '../config/findModelManifests';
+import { loadModelManifest } from '../config/modelManifest';
 import { packagePath } from '../packageRoot';
 import type { Box } from '../core/headResults';
 import { ModelPipeline } from '../pipeline/modelPipeline';
@@ -23,12 +25,17 @@ import { printedHelp } from '../util/commandHelp';
 const USAGE = `The main job before the ROS perception nodes exist: runs every model in models/ on the CPU
 over a folder of real photos, writes annotated images and results as JSON, prints a summary.
 
-  node dist/src/tools/runModelsOnPhotos.js [--photos DIR] [--out DIR] [--precision fp32|int8]`;
+  node dist/src/tools/runModelsOnPhotos.js [--photos DIR] [--out DIR] [--precision fp32|int8]
+                                           [--models NAME,NAME]
+
+--models runs only the models so named (a top-down pose model needs a detector among them).`;
 
 interface Args {
   photos: string;
   out: string;
   precision: Precision;
+  /** Model names to run; empty: every model. */
+  models: readonly string[];
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -43,6 +50,10 @@ function parseArgs(argv: readonly string[]): Args {
     photos: get('--photos', packagePath('.cache', 'photos')),
     out: get('--out', packagePath('out', 'photos')),
     precision,
+    models: get('--models', '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter((m) => m !== ''),
   };
 }
 
@@ -87,7 +98,17 @@ async function main(): Promise<void> {
   if (printedHelp(process.argv.slice(2), USAGE)) return;
   const args = parseArgs(process.argv.slice(2));
   const photos = listPhotos(args.photos).map((f) => path.basename(f));
-  const manifests = findModelManifests(packagePath('models'), { skipExamples: true });
+  const all = findModelManifests(packagePath('models'), { skipExamples: true });
+  const named = all.map((m) => loadModelManifest(m).name);
+  const missing = args.models.filter((n) => !named.includes(n));
+  if (missing.length > 0) {
+    throw new Error(
+      `--models: no model named ${missing.join(', ')} in ${packagePath('models')} (${named.join(', ')})`,
+    );
+  }
+  const manifests = all.filter(
+    (_, i) => args.models.length === 0 || args.models.includes(named[i]!),
+  );
   const pipelines: ModelPipeline[] = [];
   for (const m of manifests)
     pipelines.push(
@@ -203,8 +224,20 @@ function jsonResult(r: PipelineResult): unknown {
       }));
     case 'semantic': {
       const counts: Record<number, number> = {};
-      r.map.data.forEach((c) => (counts[c] = (counts[c] ?? 0) + 1));
-      return { width: r.map.width, height: r.map.height, pixelsPerClass: counts };
+      // Where each class is: the box around its pixels, [x1, y1, x2, y2] (pixel edges).
+      const extents: Record<number, [number, number, number, number]> = {};
+      const { width, data } = r.map;
+      for (let i = 0; i < data.length; i++) {
+        const c = data[i]!;
+        counts[c] = (counts[c] ?? 0) + 1;
+        const x = i % width;
+        const y = (i - x) / width;
+        const e = (extents[c] ??= [x, y, x + 1, y + 1]);
+        if (x < e[0]) e[0] = x;
+        if (x + 1 > e[2]) e[2] = x + 1;
+        e[3] = y + 1;
+      }
+      return { width, height: r.map.height, pixelsPerClass: counts, extentPerClass: extents };
     }
   }
 }
