@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The main job on this machine (CPU): installs what is missing, then
-#  1. runs every model in models/ over the bootstrap photos and writes annotated images and
-#     results.json into out/photos;
-#  2. runs perception over ROS 2 the way a robot does: image_source publishes the photos as a
-#     camera, one perception_container runs three managed pipelines on it (YOLOv8 detection, HRNet
-#     pose on the detector's people, DeepLabV3 segmentation; config/pipelines.yaml), and
+#  1. runs every model in models/ over the bootstrap photos and the photos of people, and writes
+#     annotated images and results.json into out/photos and out/people;
+#  2. runs perception over ROS 2 the way a robot does: image_source publishes the photos of people
+#     as a camera, one perception_container runs three managed pipelines on it (YOLOv8 detection,
+#     MediaPipe BlazePose on the detector's people, MediaPipe selfie segmentation;
+#     config/pipelines.yaml), and
 #     pipeline_monitor watches them as an operator would (rate, latency, finds, processor, the
 #     annotated JPEG of each saved to out/ros/), and writes a contact sheet (out/demo/contact-sheet.png)
 #     of the last annotated frames of each pipeline (with whatever ids the detections carry) and
@@ -18,6 +19,9 @@ seconds="${1:-10}"
 bash scripts/bootstrap.sh
 source scripts/env.sh
 node dist/src/tools/runModelsOnPhotos.js --out out/photos
+# The trained person models on photos of people (bootstrap step 26), with the detector they use.
+node dist/src/tools/runModelsOnPhotos.js --photos .cache/photos-people \
+  --models yolov8s-fall,blazepose-full,selfie-segmentation --out out/people
 # Tracking: person.jpg moving across 36 frames, the detector with tracking on; ids on every box.
 node dist/src/tools/trackingSheet.js --frames 36 --out out/demo/tracking-sheet.png
 echo
@@ -27,7 +31,7 @@ export ROS_DOMAIN_ID="${HTP_DEMO_DOMAIN_ID:-77}"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
-node dist/src/nodes/imageSourceNode.js --ros-args -p rate_hz:=5.0 &
+node dist/src/nodes/imageSourceNode.js --ros-args -p rate_hz:=5.0 -p directory:="$root/.cache/photos-people" &
 pids+=($!)
 node dist/src/nodes/perceptionContainer.js --ros-args --params-file config/pipelines.yaml &
 pids+=($!)

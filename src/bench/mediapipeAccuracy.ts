@@ -34,7 +34,8 @@ const USAGE = `npm run bench:mediapipe [-- --photos DIR --json out.json]
 
 Accuracy of the MediaPipe pipelines on photos of people: BlazePose keypoints (COCO-17) and selfie
 masks of our pipelines against TensorFlow's TFLite interpreter on the same crops, INT8 against
-FP32, and BlazePose time per person. Default photos: .cache/photos-people (else .cache/photos).`;
+FP32, and BlazePose time per person. Default photos: .cache/photos-people-holdout, the held-out
+photos of people (else .cache/photos).`;
 
 const REFERENCE_SCRIPT = packagePath('tools', 'models', 'mediapipe_reference.py');
 const MEDIAPIPE_DIR = packagePath('models', 'mediapipe');
@@ -308,7 +309,7 @@ async function main(): Promise<void> {
   if (printedHelp(process.argv.slice(2), USAGE)) return;
   const args = parseBenchArgs(process.argv.slice(2));
   const flags = new BenchFlags(args.rest);
-  const people = packagePath('.cache', 'photos-people');
+  const people = packagePath('.cache', 'photos-people-holdout');
   const photoDir =
     flags.value('--photos') ?? (fs.existsSync(people) ? people : packagePath('.cache', 'photos'));
   flags.finish();

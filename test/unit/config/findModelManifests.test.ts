@@ -33,7 +33,7 @@ describe('findModelManifests', function () {
     }
   });
 
-  it('lists the five models bootstrap prepares in this repository', function () {
+  it('lists the ten models bootstrap prepares in this repository', function () {
     const root = REPO_ROOT;
     const names = findModelManifests(path.join(root, 'models'), { skipExamples: true }).map((p) =>
       path.basename(p),
@@ -41,6 +41,11 @@ describe('findModelManifests', function () {
     assert.deepEqual(names, [
       'deeplabv3-mobilenetv3-large-520.manifest.json',
       'hrnet-w32-256x192.manifest.json',
+      'blazepose-full.manifest.json',
+      'blazepose-heavy.manifest.json',
+      'blazepose-lite.manifest.json',
+      'selfie-segmentation-landscape.manifest.json',
+      'selfie-segmentation.manifest.json',
       'yolov8s-fall.manifest.json',
       'yolov8n-pose.manifest.json',
       'yolov8n-seg.manifest.json',
