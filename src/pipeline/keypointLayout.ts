@@ -37,7 +37,8 @@ export function keypointLayout(m: ModelManifest, set: KeypointSet): KeypointLayo
     skeleton: { name: ownSkeletonName(m, names), limbs: m.keypoints?.skeleton ?? [] },
     names,
   };
-  if (set === 'model' || sameNames(names, COCO_KEYPOINT_NAMES)) return own;
+  // Only pose models have keypoints to publish.
+  if (m.task !== 'pose' || set === 'model' || sameNames(names, COCO_KEYPOINT_NAMES)) return own;
   const pick = COCO_KEYPOINT_NAMES.map((n) => names.indexOf(n));
   const missing = COCO_KEYPOINT_NAMES.filter((_, i) => pick[i]! < 0);
   if (missing.length > 0) {

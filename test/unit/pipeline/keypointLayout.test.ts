@@ -40,6 +40,15 @@ describe('keypointLayout (keypoint_set)', () => {
     }
   });
 
+  it('a model of another task has no keypoints to pick and nothing to say', () => {
+    const detector = loadModelManifest(
+      repoPath('models', 'yolov8-fall', 'yolov8s-fall.manifest.json'),
+    );
+    const l = keypointLayout(detector, 'coco17');
+    assert.equal(l.pick, undefined);
+    assert.equal(l.note, undefined);
+  });
+
   it('a model without the COCO points publishes its own order under its name, and says so', () => {
     const custom: ModelManifest = {
       ...hrnet,
