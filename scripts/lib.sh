@@ -43,3 +43,18 @@ apt_install_missing() {
   "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
+
+# Downloads a Debian package's .deb into DIR unless one is there (never installs it):
+# download_deb DIR PACKAGE WHO (WHO names the step in the error).
+download_deb() {
+  local dir="$1" pkg="$2" who="$3"
+  mkdir -p "$dir"
+  if ! ls "$dir/${pkg}"_*.deb >/dev/null 2>&1; then
+    # apt-get download writes into the current directory; _apt cannot write to a root-owned
+    # folder, which only produces a harmless warning.
+    (cd "$dir" && apt-get download "$pkg" >/dev/null 2>&1) || {
+      (cd "$dir" && apt-get update -qq >/dev/null 2>&1 && apt-get download "$pkg" >/dev/null) ||
+        die "$who: 'apt-get download $pkg' failed: run 'apt-get update' and check the Debian mirror"
+    }
+  fi
+}

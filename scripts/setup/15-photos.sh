@@ -34,14 +34,7 @@ need_cmd dpkg-deb "install dpkg"
 mkdir -p "$src/debs" "$dst" "$holdout"
 fetch_deb() {
   local pkg="$1"
-  if ! ls "$src/debs/${pkg}"_*.deb >/dev/null 2>&1; then
-    # apt-get download writes into the current directory; _apt cannot write to a root-owned
-    # folder, which only produces a harmless warning.
-    (cd "$src/debs" && apt-get download "$pkg" >/dev/null 2>&1) || {
-      (cd "$src/debs" && apt-get update -qq >/dev/null 2>&1 && apt-get download "$pkg" >/dev/null) ||
-        die "photos: 'apt-get download $pkg' failed: run 'apt-get update' and check the Debian mirror"
-    }
-  fi
+  download_deb "$src/debs" "$pkg" photos
   dpkg-deb -x "$(ls "$src/debs/${pkg}"_*.deb | head -n1)" "$src/$pkg"
 }
 fetch_deb darknet

@@ -100,14 +100,7 @@ deb_of() {
 }
 fetch_deb() {
   local pkg="$1"
-  if ! ls "$src/debs/${pkg}"_*.deb >/dev/null 2>&1; then
-    # apt-get download writes into the current directory; _apt cannot write to a root-owned
-    # folder, which only produces a harmless warning.
-    (cd "$src/debs" && apt-get download "$pkg" >/dev/null 2>&1) || {
-      (cd "$src/debs" && apt-get update -qq >/dev/null 2>&1 && apt-get download "$pkg" >/dev/null) ||
-        die "people: 'apt-get download $pkg' failed: run 'apt-get update' and check the Debian mirror"
-    }
-  fi
+  download_deb "$src/debs" "$pkg" people
 }
 # Extracts only the given paths (and the copyright file) of a package into $src/<package>.
 extract() {
