@@ -10,7 +10,8 @@
 #     annotated JPEG of each saved to out/ros/), and writes a contact sheet (out/demo/contact-sheet.png)
 #     of the last annotated frames of each pipeline (with whatever ids the detections carry) and
 #     the semantic colour overlay; before that, out/demo/tracking-sheet.png shows track ids on a
-#     photo moving across the frame (src/tools/trackingSheet.ts).
+#     photo moving across the frame and out/demo/tracking-video.png on the frames of a real video
+#     of people (src/tools/trackingSheet.ts).
 #   scripts/demo.sh [seconds of ROS streaming]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -24,6 +25,8 @@ node dist/src/tools/runModelsOnPhotos.js --photos .cache/photos-people \
   --models yolov8s-fall,blazepose-full,selfie-segmentation --out out/people
 # Tracking: person.jpg moving across 36 frames, the detector with tracking on; ids on every box.
 node dist/src/tools/trackingSheet.js --frames 36 --out out/demo/tracking-sheet.png
+# And on a real video (bootstrap step 26: 16 frames, a cyclist passing two men).
+node dist/src/tools/trackingSheet.js --video .cache/video-people --out out/demo/tracking-video.png
 echo
 echo "ROS 2: image_source -> perception_container (detector, pose, segmentation) -> pipeline_monitor for $seconds s"
 # A domain of its own, so the demo never meets other ROS 2 graphs on this machine.
