@@ -24,13 +24,13 @@ stamp="$root/.cache/stamps/mediapipe-models"
 [ -x "$py" ] || die "mediapipe models: $py missing: run scripts/setup/25-pytools.sh first"
 [ -f "$cli" ] || die "mediapipe models: $cli missing: run scripts/setup/68-typescript.sh first"
 
-# tflite file -> model name
-declare -A names=(
-  [pose_landmark_lite.tflite]=blazepose-lite
-  [pose_landmark_full.tflite]=blazepose-full
-  [pose_landmark_heavy.tflite]=blazepose-heavy
-  [selfie_segmentation.tflite]=selfie-segmentation
-  [selfie_segmentation_landscape.tflite]=selfie-segmentation-landscape
+# "tflite-file model-name", in the order they are made.
+models=(
+  "pose_landmark_lite.tflite blazepose-lite"
+  "pose_landmark_full.tflite blazepose-full"
+  "pose_landmark_heavy.tflite blazepose-heavy"
+  "selfie_segmentation.tflite selfie-segmentation"
+  "selfie_segmentation_landscape.tflite selfie-segmentation-landscape"
 )
 people="$root/.cache/photos-people"
 holdout="$root/.cache/photos-people-holdout"
@@ -39,8 +39,8 @@ key="v2 $(cat "$root/scripts/setup/mediapipe-files.txt" "$root/tools/models/conv
   "$root/tools/models/quantize_int8.py" "$root"/src/cli/tflite/*.ts "$root"/src/model/*Tflite*.ts \
   "$root"/src/model/conversionCheck.ts "$root/src/tools/personCrops.ts" | sha256sum | cut -c1-16)"
 complete=1
-for f in "${!names[@]}"; do
-  n="${names[$f]}"
+for m in "${models[@]}"; do
+  n="${m#* }"
   [ -f "$out/$n.onnx" ] && [ -f "$out/$n.manifest.json" ] && [ -f "$out/$n.int8.qdq.onnx" ] &&
     [ -f "$out/$n.qcs6490.ctx.onnx" ] || complete=0
 done
@@ -49,18 +49,6 @@ if stamp_ok "$stamp" "$key" && [ "$complete" = 1 ]; then
   exit 0
 fi
 mkdir -p "$out"
-for f in pose_landmark_lite.tflite pose_landmark_full.tflite pose_landmark_heavy.tflite \
-  selfie_segmentation.tflite selfie_segmentation_landscape.tflite; do
-  [ -f "$from/$f" ] || die "mediapipe models: $from/$f missing: run scripts/setup/72-mediapipe.sh first"
-  name="${names[$f]}"
-  t0=$SECONDS
-  cp "$from/$f" "$out/$name.tflite"
-  import_log="$out/$name.import.log"
-  bash "$root/scripts/with-env.sh" node "$cli" model import "$out/$name.tflite" --name "$name" \
-    --force --python "$py" >"$import_log" 2>&1 ||
-    die "mediapipe models: importing $f failed, see $import_log"
-  log "mediapipe models: $name from $f ($((SECONDS - t0)) s; conversion check in $import_log)"
-done
 
 # Calibration and validation images: person crops for BlazePose, whole photos for selfie.
 crops="$root/.cache/people-crops"
@@ -71,8 +59,15 @@ for set in calibration holdout; do
     --out "$crops/$set" >/dev/null || die "mediapipe models: person crops of $dir failed"
 done
 held=("$holdout"/*)
-for name in blazepose-lite blazepose-full blazepose-heavy selfie-segmentation selfie-segmentation-landscape; do
+for m in "${models[@]}"; do
+  read -r f name <<< "$m"
+  [ -f "$from/$f" ] || die "mediapipe models: $from/$f missing: run scripts/setup/72-mediapipe.sh first"
   t0=$SECONDS
+  cp "$from/$f" "$out/$name.tflite"
+  import_log="$out/$name.import.log"
+  bash "$root/scripts/with-env.sh" node "$cli" model import "$out/$name.tflite" --name "$name" \
+    --force --python "$py" >"$import_log" 2>&1 ||
+    die "mediapipe models: importing $f failed, see $import_log"
   images="$people" validate="$holdout"
   [[ "$name" == blazepose-* ]] && images="$crops/calibration" validate="$crops/holdout"
   qlog="$out/$name.int8.quantize.log"
@@ -83,6 +78,6 @@ for name in blazepose-lite blazepose-full blazepose-heavy selfie-segmentation se
   bash "$root/scripts/with-env.sh" node "$cli" model compile "$out/$name.manifest.json" --force \
     --image "${held[0]}" >"$clog" 2>&1 ||
     die "mediapipe models: compiling $name for the HTP failed, see $clog"
-  log "mediapipe models: $name INT8 QDQ + HTP v68 context ($((SECONDS - t0)) s; $qlog, $clog)"
+  log "mediapipe models: $name from $f, INT8 QDQ, HTP v68 context ($((SECONDS - t0)) s; $import_log, $qlog, $clog)"
 done
 stamp_write "$stamp" "$key"

@@ -24,6 +24,7 @@ import { listPhotos, loadRgbFrame } from '../photos/photoFrames';
 import { ModelPipeline } from '../pipeline/modelPipeline';
 import type { Precision } from '../pipeline/runtimeChoices';
 import { keypointAgreement } from '../quantize/keypointAgreement';
+import { instanceMaskIou } from '../quantize/maskAgreement';
 import { DEFAULT_TOOLS_PYTHON } from '../quantize/runQuantizer';
 import { printedHelp } from '../util/commandHelp';
 import { formatTable } from '../util/formatTable';
@@ -244,17 +245,10 @@ type MaskRow = {
   person_fraction_mean: number;
 };
 
-function personIou(a: Uint8Array, b: Uint8Array): number {
-  let inter = 0;
-  let union = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] === 1;
-    const y = b[i] === 1;
-    if (x && y) inter++;
-    if (x || y) union++;
-  }
-  // Both empty: they agree.
-  return union === 0 ? 1 : inter / union;
+/** Person IoU of two label maps of one image (class 1 = person, the reference 0/1 bytes). */
+function personIou(a: Uint8Array, b: Uint8Array, width: number, height: number): number {
+  const whole = (data: Uint8Array) => ({ x: 0, y: 0, width, height, data });
+  return instanceMaskIou(whole(a), whole(b));
 }
 
 async function maskRows(
@@ -283,11 +277,12 @@ async function maskRows(
       const ref = Buffer.from(refs[i]!.mask, 'base64');
       const r = await fp32.run(frame);
       if (r.task !== 'semantic') throw new Error(`${name}: not a semantic result`);
-      iou.push(personIou(r.map.data, ref));
+      iou.push(personIou(r.map.data, ref, r.map.width, r.map.height));
       fraction.push(r.map.data.reduce((a, v) => a + v, 0) / r.map.data.length);
       if (int8) {
         const q = await int8.run(frame);
-        if (q.task === 'semantic') int8Iou.push(personIou(q.map.data, ref));
+        if (q.task === 'semantic')
+          int8Iou.push(personIou(q.map.data, ref, q.map.width, q.map.height));
       }
     }
     rows.push({

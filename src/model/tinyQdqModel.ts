@@ -15,8 +15,21 @@ import {
   tensorProto,
   valueInfoProto,
 } from './onnxWriter';
+import type { Frame } from '../core/frame';
 
 export const TINY_QDQ_INPUT = { name: 'images', width: 16, height: 16 } as const;
+
+/** A mid-grey rgb8 frame of the tiny graph's input size: what a run needs, nothing more. */
+export function tinyQdqFrame(): Frame {
+  const { width, height } = TINY_QDQ_INPUT;
+  return {
+    data: new Uint8Array(width * height * 3).fill(128),
+    width,
+    height,
+    step: width * 3,
+    encoding: 'rgb8',
+  };
+}
 
 function f32(v: number): Bytes {
   const b = Buffer.alloc(4);

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { EngineError } from '../../src/core/engineError';
 import { DEFAULT_QNN_LIBRARY } from '../../src/engine/engineOptions';
 import { EngineSession } from '../../src/engine/engineSession';
-import { TINY_QDQ_INPUT, tinyQdqModelBytes } from '../../src/model/tinyQdqModel';
+import { tinyQdqFrame, tinyQdqModelBytes } from '../../src/model/tinyQdqModel';
 import { arm64Lane } from '../support/arm64Lane';
 
 const EM_AARCH64 = 183; // ELF e_machine
@@ -83,14 +83,7 @@ describe('arm64 without a Hexagon DSP: provider htp', function () {
     );
     const cpu = await EngineSession.load({ model, threads: 1 });
     try {
-      const { width, height } = TINY_QDQ_INPUT;
-      const r = await cpu.run({
-        data: new Uint8Array(width * height * 3).fill(128),
-        width,
-        height,
-        step: width * 3,
-        encoding: 'rgb8',
-      });
+      const r = await cpu.run(tinyQdqFrame());
       assert.deepEqual([...r.outputs[0]!.dims], [1, 4, 16, 16]);
     } finally {
       cpu.dispose();

@@ -21,12 +21,7 @@ import sys
 import cv2
 import numpy as np
 
-
-def read_rgb(path: str) -> np.ndarray:
-    bgr = cv2.imread(path, cv2.IMREAD_COLOR)
-    if bgr is None:
-        raise SystemExit(f"cannot read {path}")
-    return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+from common import read_rgb
 
 
 def interpreter(path: str):

@@ -12,7 +12,6 @@ The model is written to --output (default: the manifest's files.int8).
 from __future__ import annotations
 
 import argparse
-import os
 import json
 import pathlib
 import tempfile
@@ -160,7 +159,7 @@ def main() -> None:
     # Selfie segmentation's activations have rare outliers: min/max ranges left its person mask at
     # IoU 0.59-0.72 with FP32's on held-out photos of people, the 99.99th percentile at 0.86-0.93.
     calibration, extra = CalibrationMethod.MinMax, {}
-    if manifest["outputs"]["format"] == "semantic-probability" or os.environ.get("HTP_QUANT_PERCENTILE"):
+    if manifest["outputs"]["format"] == "semantic-probability":
         calibration, extra = CalibrationMethod.Percentile, {"CalibPercentile": 99.99}
     quantize_static(
         str(pre),

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { EngineSession } from '../../engine/engineSession';
-import { TINY_QDQ_INPUT, tinyQdqModelBytes } from '../../model/tinyQdqModel';
+import { tinyQdqFrame, tinyQdqModelBytes } from '../../model/tinyQdqModel';
 import { type DoctorRow, fail, ok } from './doctorRow';
 import { offloadCheckName, printProbeRow } from './stackChecks';
 
@@ -38,14 +38,7 @@ export async function probeOffload(
       htp: { provider_library: providerLibrary, require_accelerator: true },
     });
     try {
-      const { width, height } = TINY_QDQ_INPUT;
-      const r = await session.run({
-        data: new Uint8Array(width * height * 3).fill(128),
-        width,
-        height,
-        step: width * 3,
-        encoding: 'rgb8',
-      });
+      const r = await session.run(tinyQdqFrame());
       const rep = session.providerReport;
       const counts = Object.entries(rep.nodesByProvider)
         .map(([p, n]) => `${p} ${n}`)
