@@ -1,6 +1,15 @@
 import { packagePath } from '../packageRoot';
 import { LineProcess } from './lineProcess';
 
+/**
+ * Extra Node.js flags for the measured node or container (HTP_BENCH_NODE_FLAGS, e.g.
+ * `--cpu-prof --cpu-prof-dir=out/prof`): how the profiles behind docs/benchmarks.md were taken.
+ * NODE_OPTIONS cannot carry --cpu-prof, and would profile every process of the run.
+ */
+function profilingFlags(): string[] {
+  return (process.env.HTP_BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
+}
+
 /** A perception node process for a benchmark: `__node:=name`, `image:=topic`, `-p` parameters. */
 export function startBenchNode(
   name: string,
@@ -8,6 +17,7 @@ export function startBenchNode(
   parameters: Readonly<Record<string, string>>,
 ): LineProcess {
   const args = [
+    ...profilingFlags(),
     packagePath('dist', 'src', 'nodes', 'perceptionNode.js'),
     '--ros-args',
     '-r',
@@ -25,6 +35,7 @@ export function startBenchContainer(paramsFile: string, topic: string): LineProc
     'perception container',
     'node',
     [
+      ...profilingFlags(),
       packagePath('dist', 'src', 'nodes', 'perceptionContainer.js'),
       '--ros-args',
       '--params-file',

@@ -58,7 +58,7 @@ import {
 } from './benchProcesses';
 import { writeHtpStandin, writeHtpStandinContainer } from './htpStandinModel';
 import { LineProcess } from './lineProcess';
-import { readProcessUsage } from './processUsage';
+import { readProcessUsage, readThreadCpu, threadCpuDeltaMs } from './processUsage';
 import { ensureUltralytics, runUltralytics } from './ultralyticsSide';
 import { printedHelp } from '../util/commandHelp';
 
@@ -292,18 +292,24 @@ async function at30Hz(
   e2e: number[];
   cpuMs: number;
   cpuFrames: number;
+  threadCpuMs: Array<[string, number]>;
 }> {
   rx.arrivals.clear();
   const before = rx.received;
   cam.send(`rate ${RATE_HZ} ${seconds}`);
-  let warm = { cpuS: readProcessUsage(nodePid).cpuS, received: rx.received };
+  const reading = (): { cpuS: number; threads: Map<string, number>; received: number } => ({
+    cpuS: readProcessUsage(nodePid).cpuS,
+    threads: readThreadCpu(nodePid),
+    received: rx.received,
+  });
+  let warm = reading();
   const warmTimer = setTimeout(
-    () => (warm = { cpuS: readProcessUsage(nodePid).cpuS, received: rx.received }),
+    () => (warm = reading()),
     Math.min(warmupS * 1000, (seconds * 1000) / 3),
   );
   const [, sent, elapsed] = await cam.nextLine(/^done (\d+) ([\d.]+)$/, seconds * 1000 + 30_000);
   clearTimeout(warmTimer);
-  const end = { cpuS: readProcessUsage(nodePid).cpuS, received: rx.received };
+  const end = reading();
   // The last frame's detections are at most one inference behind.
   await new Promise((r) => setTimeout(r, 1000));
   const e2e = [...rx.arrivals.entries()].map(([k, at]) => {
@@ -317,6 +323,7 @@ async function at30Hz(
     e2e,
     cpuMs: (end.cpuS - warm.cpuS) * 1000,
     cpuFrames: end.received - warm.received,
+    threadCpuMs: threadCpuDeltaMs(warm.threads, end.threads),
   };
 }
 
@@ -425,6 +432,7 @@ async function measureNode(
         nodeP50,
         rateCpuMs: rate.cpuMs,
         rateCpuFrames: rate.cpuFrames,
+        rateThreadCpuMs: rate.threadCpuMs,
         loadAvg,
       };
     } finally {
@@ -458,6 +466,16 @@ function printTables(rows: readonly E2eRow[]): void {
     'rest (dds out)': r.dds_out_ms_p50,
   }));
   process.stdout.write(`${formatTable(stages)}\n`);
+  const threads = rows
+    .filter((r) => Object.keys(r.node_cpu_ms_per_frame_by_thread).length > 0)
+    .map((r) => {
+      const top = Object.entries(r.node_cpu_ms_per_frame_by_thread).slice(0, 6);
+      return {
+        row: `${r.resolution} ${r.precision}`,
+        'node CPU ms/frame by thread (30 Hz)': top.map(([n, ms]) => `${n} ${ms}`).join(', '),
+      };
+    });
+  if (threads.length > 0) process.stdout.write(`\n${formatTable(threads)}\n`);
   const u = rows.flatMap((r) =>
     (
       [

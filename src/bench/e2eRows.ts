@@ -61,6 +61,8 @@ export interface NodeRun {
   readonly rateCpuMs: number;
   /** ... and the detections received over the same span. */
   readonly rateCpuFrames: number;
+  /** The same CPU split by thread name (main, DDS, engine worker, V8 helpers), largest first. */
+  readonly rateThreadCpuMs: ReadonlyArray<readonly [string, number]>;
   /** 1-minute load average when the row started (the machine is shared). */
   readonly loadAvg: number;
 }
@@ -102,6 +104,8 @@ export interface E2eRow {
   readonly node_stages_ms_p50: number;
   /** The node process's user + system CPU per frame published, 30 Hz phase after its warm-up. */
   readonly node_cpu_ms_per_frame: number | null;
+  /** node_cpu_ms_per_frame split by thread name: where the CPU goes besides the main thread. */
+  readonly node_cpu_ms_per_frame_by_thread: Readonly<Record<string, number>>;
   /** What any rclnodejs node pays at this resolution (FloorRun), measured in the same run. */
   readonly floor_ms_p50: number | null;
   readonly floor_in_ms_p50: number | null;
@@ -180,6 +184,11 @@ export function e2eRow(
     dds_out_ms_p50: r2(e2e - stagesSum),
     node_stages_ms_p50: r2(run.nodeP50.callback_to_publish),
     node_cpu_ms_per_frame: run.rateCpuFrames > 0 ? r2(run.rateCpuMs / run.rateCpuFrames) : null,
+    node_cpu_ms_per_frame_by_thread: Object.fromEntries(
+      run.rateCpuFrames > 0
+        ? run.rateThreadCpuMs.map(([name, ms]) => [name, r2(ms / run.rateCpuFrames)])
+        : [],
+    ),
     floor_ms_p50: fl?.floor_ms_p50 ?? null,
     floor_in_ms_p50: fl?.floor_in_ms_p50 ?? null,
     floor_out_ms_p50: fl?.floor_out_ms_p50 ?? null,

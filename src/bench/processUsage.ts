@@ -13,3 +13,37 @@ export function readProcessUsage(pid: number): { rssMb: number; cpuS: number } {
   const ticks = Number(fields[11]) + Number(fields[12]);
   return { rssMb: rssKb / 1024, cpuS: ticks / CLOCK_TICKS_PER_S };
 }
+
+/**
+ * User + system CPU seconds per thread name of a process (threads of one name summed), from
+ * /proc/<pid>/task: which of the node's threads (main, DDS, engine worker, GC) spends its CPU.
+ */
+export function readThreadCpu(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended between the listing and the read
+    }
+    // Node names its main thread and its libuv pool threads alike: tell the main thread apart.
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const name = Number(tid) === pid ? 'main' : comm;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const s = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
+    byName.set(name, (byName.get(name) ?? 0) + s);
+  }
+  return byName;
+}
+
+/** CPU ms per thread name between two readThreadCpu readings, largest first. */
+export function threadCpuDeltaMs(
+  before: Map<string, number>,
+  after: Map<string, number>,
+): Array<[string, number]> {
+  return [...after.entries()]
+    .map(([name, s]): [string, number] => [name, (s - (before.get(name) ?? 0)) * 1000])
+    .filter(([, ms]) => ms > 0)
+    .sort((a, b) => b[1] - a[1]);
+}

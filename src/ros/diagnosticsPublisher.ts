@@ -1,4 +1,5 @@
 import type * as Rclnodejs from 'rclnodejs';
+import { encodeDiagnosticArray } from './diagnosticArrayCodec';
 import { createOutputPublisher, RESULT_QOS } from './publisherQos';
 import { stampNow } from './rosHeader';
 
@@ -41,19 +42,16 @@ export class DiagnosticsPublisher {
   publish(): void {
     const r = this.report();
     const name = `${this.node.namespace().replace(/\/$/, '')}/${this.node.name()}`;
-    const msg: Rclnodejs.diagnostic_msgs.msg.DiagnosticArray = {
-      header: { stamp: stampNow(this.node), frame_id: '' },
-      status: [
-        {
-          level: r.level,
-          name: `htp_perception: ${name}`,
-          message: r.message,
-          hardware_id: name,
-          values: Object.entries(r.values).map(([key, value]) => ({ key, value: String(value) })),
-        },
-      ],
-    };
-    this.publisher.publish(msg);
+    const bytes = encodeDiagnosticArray({ stamp: stampNow(this.node), frameId: '' }, [
+      {
+        level: r.level,
+        name: `htp_perception: ${name}`,
+        message: r.message,
+        hardwareId: name,
+        values: Object.entries(r.values).map(([key, value]) => [key, String(value)]),
+      },
+    ]);
+    this.publisher.publish(bytes);
   }
 
   destroy(): void {

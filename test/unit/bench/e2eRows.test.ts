@@ -32,6 +32,10 @@ function run(over: Partial<NodeRun> = {}): NodeRun {
     nodeP50: stages(25),
     rateCpuMs: 600,
     rateCpuFrames: 150,
+    rateThreadCpuMs: [
+      ['node', 450],
+      ['dds.shm.7411', 150],
+    ],
     loadAvg: 1.5,
     ...over,
   };
@@ -83,6 +87,8 @@ describe('e2eRow', function () {
     assert.equal(r.node_stages_ms_p50, 33.5);
     // 600 ms of CPU for 150 frames published.
     assert.equal(r.node_cpu_ms_per_frame, 4);
+    // Split by thread: 450 and 150 ms over the same 150 frames.
+    assert.deepEqual(r.node_cpu_ms_per_frame_by_thread, { node: 3, 'dds.shm.7411': 1 });
     assert.equal(
       e2eRow(run({ rateCpuFrames: 0 }), undefined, undefined).node_cpu_ms_per_frame,
       null,
