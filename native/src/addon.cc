@@ -1,4 +1,5 @@
-// Module entry: exports inspectModel(), loadSession() and the EngineSession class, plus the ORT version.
+// Module entry: exports inspectModel(), loadSession() and the EngineSession class, the ORT version,
+// and the glibc thresholds the addon fixed (mallocThresholds()).
 #include <napi.h>
 
 #include "engine_session.h"
@@ -12,6 +13,14 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("loadSession", Napi::Function::New(env, htp::EngineSession::Load, "loadSession"));
   exports.Set("ortVersion", Napi::String::New(env, Ort::GetVersionString()));
   exports.Set("ortApiVersion", Napi::Number::New(env, ORT_API_VERSION));
+  exports.Set("mallocThresholds", Napi::Function::New(env, [](const Napi::CallbackInfo& info) -> Napi::Value {
+    const htp::MallocThresholds t = htp::FixedMallocThresholds();
+    if (!t.fixed) return info.Env().Null();
+    Napi::Object o = Napi::Object::New(info.Env());
+    o.Set("mmapThreshold", t.mmap_threshold);
+    o.Set("trimThreshold", t.trim_threshold);
+    return o;
+  }, "mallocThresholds"));
   return exports;
 }
 }  // namespace

@@ -136,6 +136,12 @@ export interface NativeAddon {
   loadSession(options: NativeLoadOptions): Promise<NativeSession>;
   readonly ortVersion: string;
   readonly ortApiVersion: number;
+  /**
+   * The glibc mmap and trim thresholds the addon fixed when it loaded (malloc_tuning.cc), in
+   * bytes; null where it fixed none (the user set MALLOC_MMAP_THRESHOLD_ or
+   * MALLOC_TRIM_THRESHOLD_, or not glibc).
+   */
+  mallocThresholds(): { mmapThreshold: number; trimThreshold: number } | null;
 }
 
 export const ADDON_PATH =

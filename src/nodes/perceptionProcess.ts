@@ -2,8 +2,10 @@ import type * as Rclnodejs from 'rclnodejs';
 import { PERCEPTION_DEFAULTS, PERCEPTION_PARAMETERS } from '../config/perceptionConfig';
 import { tableDescriptions } from '../config/parameterTable';
 import type { Task } from '../pipeline/perceptionPipeline';
+import { nativeAddon } from '../engine/nativeAddon';
 import { CameraHub } from '../ros/cameraHub';
 import { DepthHub } from '../ros/depthHub';
+import { type MallocThresholds, setTakeMallocWindow } from '../ros/takeMallocWindow';
 import { PerceptionNode, PerceptionProcess } from './managedPerceptionNode';
 import { PipelineRegistry } from './pipelineRegistry';
 import type { NodeProcessSpec, RunningNodes } from './runNodeProcess';
@@ -19,12 +21,28 @@ export class PipelineStartError extends Error {
 }
 
 export function newPerceptionProcess(rcl: typeof Rclnodejs): PerceptionProcess {
+  openTakeMallocWindow();
   return {
     rcl,
     cameras: new CameraHub(rcl),
     depths: new DepthHub(rcl),
     pipelines: new PipelineRegistry(),
   };
+}
+
+/**
+ * Camera frames are taken with the engine addon's glibc thresholds restored around each take
+ * (src/ros/takeMallocWindow.ts). An addon that does not load is reported where sessions load,
+ * at configure, as before; until then frames are taken without the window.
+ */
+function openTakeMallocWindow(): void {
+  let thresholds: MallocThresholds | null;
+  try {
+    thresholds = nativeAddon().mallocThresholds();
+  } catch {
+    return;
+  }
+  setTakeMallocWindow(thresholds);
 }
 
 /**

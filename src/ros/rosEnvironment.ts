@@ -15,6 +15,14 @@ const HOW_TO_FIX =
   'or /opt/ros/<distro>/setup.bash plus the workspace install/setup.bash on a robot';
 
 let loaded: typeof Rclnodejs | undefined;
+/** rclnodejs' native binding, as preloadBinding loaded it (the same module rclnodejs uses). */
+let binding: Readonly<Record<string, unknown>> | undefined;
+
+/** The native binding of the rclnodejs loadRclnodejs() loaded: for our patches' additions. */
+export function rclnodejsBinding(): Readonly<Record<string, unknown>> {
+  loadRclnodejs();
+  return binding!;
+}
 
 export function loadRclnodejs(): typeof Rclnodejs {
   if (loaded) return loaded;
@@ -38,9 +46,9 @@ export function loadRclnodejs(): typeof Rclnodejs {
 }
 
 function preloadBinding(): void {
-  let binding: string;
+  let file: string;
   try {
-    binding = path.join(
+    file = path.join(
       path.dirname(require.resolve('rclnodejs/package.json')),
       'build',
       'Release',
@@ -49,15 +57,15 @@ function preloadBinding(): void {
   } catch {
     throw new RosEnvironmentError('rclnodejs is not installed: run scripts/bootstrap.sh');
   }
-  if (!fs.existsSync(binding)) {
+  if (!fs.existsSync(file)) {
     throw new RosEnvironmentError(
-      `rclnodejs native binding ${binding} is not built: run scripts/bootstrap.sh`,
+      `rclnodejs native binding ${file} is not built: run scripts/bootstrap.sh`,
     );
   }
-  checkBuiltForThisRos(binding, process.env.HTP_ROS_ID);
+  checkBuiltForThisRos(file, process.env.HTP_ROS_ID);
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    require(binding);
+    binding = require(file) as Record<string, unknown>;
   } catch (e) {
     const reason = e instanceof Error ? e.message.split('\n')[0] : String(e);
     throw new RosEnvironmentError(
