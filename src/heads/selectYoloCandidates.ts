@@ -94,23 +94,41 @@ export function resolveYoloSelectOptions(o: YoloSelectOptions): ResolvedYoloSele
   };
 }
 
+const f32 = new Float32Array(1);
+const f32Bits = new Int32Array(f32.buffer);
+
+/** The largest float32 not above `t`: a float32 score beats it exactly when it beats `t`. */
+function float32AtMost(t: number): number {
+  f32[0] = t;
+  if (f32[0]! <= t) return f32[0]!;
+  // Rounded up: step one float32 towards -Infinity (the bit pattern's magnitude grows below 0).
+  f32Bits[0] = f32Bits[0]! + (f32[0]! > 0 ? -1 : 1);
+  return f32[0]!;
+}
+
 /** Per-anchor best score and class, reused across calls (the head runs once per frame). */
 let bestScores = new Float32Array(0);
 let bestClasses = new Int32Array(0);
 
 /**
- * Best class of every anchor of an Ultralytics tensor, scanning each class channel in memory order
- * (contiguous for the usual channels-first [1, 4 + C, N] layout) instead of striding across the
- * channels anchor by anchor: the same comparisons in the same class order, so the same winner
- * (the first class on ties, none for NaN scores).
+ * Best class of every anchor of an Ultralytics tensor whose best score is above `threshold`,
+ * scanning each class channel in memory order (contiguous for the usual channels-first
+ * [1, 4 + C, N] layout) instead of striding across the channels anchor by anchor: the same
+ * comparisons in the same class order, so the same winner (the first class on ties, none for NaN
+ * scores). Starting from the threshold instead of -Infinity gives the same winners for the anchors
+ * kept (the best class is the best of those above it) and leaves class -1 on the others, which are
+ * dropped anyway: most anchors of a frame never store anything.
  */
-function bestClassPerAnchor(src: Extract<YoloCandidateSource, { kind: 'channels' }>): void {
+function bestClassPerAnchor(
+  src: Extract<YoloCandidateSource, { kind: 'channels' }>,
+  threshold: number,
+): void {
   const n = src.numAnchors;
   if (bestScores.length < n) {
     bestScores = new Float32Array(n);
     bestClasses = new Int32Array(n);
   }
-  bestScores.fill(-Infinity, 0, n);
+  bestScores.fill(float32AtMost(threshold), 0, n);
   bestClasses.fill(-1, 0, n);
   const { data, channelStride: cs, anchorStride: as } = src;
   for (let c = 0; c < src.numClasses; c++) {
@@ -141,7 +159,7 @@ export function selectYoloCandidates(
   const candBox: number[] = [];
   const sx = src.boxScaleX;
   const sy = src.boxScaleY;
-  if (src.kind === 'channels') bestClassPerAnchor(src);
+  if (src.kind === 'channels') bestClassPerAnchor(src, o.scoreThreshold);
   for (let a = 0; a < n; a++) {
     let best = -Infinity;
     let bestClass = -1;
@@ -149,8 +167,9 @@ export function selectYoloCandidates(
     if (src.kind === 'channels') {
       const { data, channelStride: cs, anchorStride: as } = src;
       const base = a * as;
-      best = bestScores[a]!;
       bestClass = bestClasses[a]!;
+      if (bestClass < 0) continue;
+      best = bestScores[a]!;
       if (!(best > o.scoreThreshold)) continue;
       const cx = data[base]! * sx;
       const cy = data[base + cs]! * sy;
