@@ -43,21 +43,38 @@ fi
 [ -n "$pylib" ] || [ "$needs_libpython" = 0 ] || die "no shared $pysoname for the ROS venv's Python: apt-get install lib$pyname-dev, or use a Python built with --enable-shared (HTP_PYTHON)"
 nodedir="$(node_prefix)"
 
-# Our patches to rclnodejs' native code (scripts/setup/patches/rclnodejs-<version>-*.patch, each
-# written to go upstream; see its header), applied to the pristine sources npm installed. A patch
-# already applied is recognized by its reverse applying; one that neither applies nor reverses
-# means sources changed by hand or by an older patch: reinstall them rather than guess.
+# Our patches to rclnodejs' native code (scripts/setup/patches/rclnodejs-<version>-*.patch, see
+# each one's header), applied in name order to the pristine sources npm installed. Which of them
+# are applied already is found on a scratch copy of src/: the first k are applied when reversing
+# them (last first) succeeds there, since a later patch changes lines an earlier one's reversal
+# needs; the rest must then apply on top. Sources that fit no k were changed by hand or by an older
+# patch set: reinstall them rather than guess.
 patches=("$root"/scripts/setup/patches/rclnodejs-"$version"-*.patch)
 [ -e "${patches[0]}" ] || patches=()
-for p in "${patches[@]}"; do
-  if patch -d "$pkg" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1; then
-    continue
-  fi
-  patch -d "$pkg" -p1 -N --dry-run -s -f <"$p" >/dev/null 2>&1 ||
-    die "rclnodejs: $(basename "$p") does not apply to node_modules/rclnodejs: reinstall it (rm -rf node_modules/rclnodejs && scripts/bootstrap.sh)"
-  patch -d "$pkg" -p1 -N -s -f <"$p" >/dev/null
-  log "rclnodejs: applied $(basename "$p")"
-done
+if [ "${#patches[@]}" -gt 0 ]; then
+  scratch="$(mktemp -d)"
+  applies() { # applies DIR REVERSE? PATCH...: each patch applies in turn to DIR
+    local dir="$1" flag="$2"; shift 2
+    local q
+    for q in "$@"; do patch -d "$dir" -p1 $flag -s -f <"$q" >/dev/null 2>&1 || return 1; done
+  }
+  todo=""
+  for ((k = ${#patches[@]}; k >= 0; k--)); do
+    rm -rf "$scratch/src" && cp -r "$pkg/src" "$scratch/src"
+    applied_rev=()
+    for ((i = k - 1; i >= 0; i--)); do applied_rev+=("${patches[$i]}"); done
+    applies "$scratch" -R "${applied_rev[@]}" || continue
+    rm -rf "$scratch/src" && cp -r "$pkg/src" "$scratch/src"
+    if applies "$scratch" -N "${patches[@]:k}"; then todo="$k"; break; fi
+  done
+  rm -rf "$scratch"
+  [ -n "$todo" ] ||
+    die "rclnodejs: the patches in scripts/setup/patches do not apply to node_modules/rclnodejs: reinstall it (rm -rf node_modules/rclnodejs && scripts/bootstrap.sh)"
+  for p in "${patches[@]:todo}"; do
+    patch -d "$pkg" -p1 -N -s -f <"$p" >/dev/null
+    log "rclnodejs: applied $(basename "$p")"
+  done
+fi
 patches_key="$(cat "${patches[@]}" /dev/null | sha256sum | cut -c1-16)"
 
 # Both stamps live inside node_modules/rclnodejs: `npm ci` (step 40) deletes them with it.
