@@ -52,7 +52,9 @@ nodedir="$(node_prefix)"
 patches=("$root"/scripts/setup/patches/rclnodejs-"$version"-*.patch)
 [ -e "${patches[0]}" ] || patches=()
 if [ "${#patches[@]}" -gt 0 ]; then
-  scratch="$(mktemp -d)"
+  # Inside the package (npm ci removes it with it): TMPDIR may name a folder that does not exist.
+  scratch="$pkg/.htp-patch-check"
+  rm -rf "$scratch" && mkdir -p "$scratch"
   applies() { # applies DIR REVERSE? PATCH...: each patch applies in turn to DIR
     local dir="$1" flag="$2"; shift 2
     local q
