@@ -159,6 +159,7 @@ class Receiver {
   /** The floor probe's messages, by image stamp: its publish time and their arrival. */
   readonly probeArrivals = new Map<string, { sentAt: number; at: number }>();
   received = 0;
+  probeReceived = 0;
   private diagnostics = new Map<string, string>();
   private diagnosticsSeen = 0;
   private wake: (() => void) | undefined;
@@ -188,6 +189,7 @@ class Receiver {
         // The probe stamps its publish time and names the image's stamp in frame_id.
         const header = readHeader(new CdrReader(m as Buffer));
         this.probeArrivals.set(header.frameId, { sentAt: stampMs(header.stamp), at });
+        this.probeReceived++;
         this.wake?.();
       },
     );
@@ -285,6 +287,8 @@ async function at30Hz(
   seconds: number,
   nodePid: number,
   warmupS: number,
+  /** Messages the measured process has published so far (the node's or the floor probe's). */
+  published: () => number = () => rx.received,
 ): Promise<{
   sent: number;
   received: number;
@@ -295,12 +299,12 @@ async function at30Hz(
   threadCpuMs: Array<[string, number]>;
 }> {
   rx.arrivals.clear();
-  const before = rx.received;
+  const before = published();
   cam.send(`rate ${RATE_HZ} ${seconds}`);
   const reading = (): { cpuS: number; threads: Map<string, number>; received: number } => ({
     cpuS: readProcessUsage(nodePid).cpuS,
     threads: readThreadCpu(nodePid),
-    received: rx.received,
+    received: published(),
   });
   let warm = reading();
   const warmTimer = setTimeout(
@@ -318,7 +322,7 @@ async function at30Hz(
   });
   return {
     sent: Number(sent),
-    received: rx.received - before,
+    received: published() - before,
     seconds: Number(elapsed),
     e2e,
     cpuMs: (end.cpuS - warm.cpuS) * 1000,
@@ -344,11 +348,14 @@ async function measureFloor(
     try {
       await cam.nextLine(/^ready$/, 60_000);
       await rx.publisherOf(`/${PROBE}/detections`, 30_000);
-      const floor: { inMs: number[]; outMs: number[]; totalMs: number[] } = {
-        inMs: [],
-        outMs: [],
-        totalMs: [],
-      };
+      const floor: {
+        inMs: number[];
+        outMs: number[];
+        totalMs: number[];
+        cpuMs: number;
+        cpuFrames: number;
+        threadCpuMs: Array<[string, number]>;
+      } = { inMs: [], outMs: [], totalMs: [], cpuMs: 0, cpuFrames: 0, threadCpuMs: [] };
       for (let i = 0; i < o.warmup + o.frames; i++) {
         cam.send('next');
         const [, sec, nsec] = await cam.nextLine(/^sent (\d+) (\d+)$/, 10_000);
@@ -362,9 +369,21 @@ async function measureFloor(
         floor.outMs.push(got.at - got.sentAt);
         floor.totalMs.push(got.at - stampMs(stamp));
       }
+      // What the bare node's process spends per frame at 30 Hz, measured as for the rows.
+      const rate = await at30Hz(
+        cam,
+        rx,
+        o.seconds,
+        probe.pid,
+        o.cpuWarmupS,
+        () => rx.probeReceived,
+      );
+      floor.cpuMs = rate.cpuMs;
+      floor.cpuFrames = rate.cpuFrames;
+      floor.threadCpuMs = rate.threadCpuMs;
       cam.send('quit');
       process.stderr.write(
-        `${w}x${h} floor: ${floor.totalMs.length} frames, p50 ${percentile(floor.totalMs, 50).toFixed(2)} ms (in ${percentile(floor.inMs, 50).toFixed(2)}, out ${percentile(floor.outMs, 50).toFixed(2)})\n`,
+        `${w}x${h} floor: ${floor.totalMs.length} frames, p50 ${percentile(floor.totalMs, 50).toFixed(2)} ms (in ${percentile(floor.inMs, 50).toFixed(2)}, out ${percentile(floor.outMs, 50).toFixed(2)}); CPU ${(floor.cpuMs / Math.max(1, floor.cpuFrames)).toFixed(2)} ms per frame at 30 Hz\n`,
       );
       return floor;
     } finally {
@@ -455,6 +474,7 @@ function printTables(rows: readonly E2eRow[]): void {
     'over floor ms': r.overhead_above_floor_ms_p50 ?? '-',
     'node stages p50 ms': r.node_stages_ms_p50,
     'node CPU ms/frame': r.node_cpu_ms_per_frame ?? '-',
+    'floor CPU ms/frame': r.floor_cpu_ms_per_frame ?? '-',
     'fps @30 Hz': r.fps_30hz,
     'Ultralytics .pt p50 ms': r.ultralytics_pt_ms_p50 ?? '-',
     'Ultralytics ONNX p50 ms': r.ultralytics_onnx_ms_p50 ?? '-',
@@ -466,15 +486,18 @@ function printTables(rows: readonly E2eRow[]): void {
     'rest (dds out)': r.dds_out_ms_p50,
   }));
   process.stdout.write(`${formatTable(stages)}\n`);
+  const top = (byThread: Readonly<Record<string, number>>): string =>
+    Object.entries(byThread)
+      .slice(0, 6)
+      .map(([n, ms]) => `${n} ${ms}`)
+      .join(', ');
   const threads = rows
     .filter((r) => Object.keys(r.node_cpu_ms_per_frame_by_thread).length > 0)
-    .map((r) => {
-      const top = Object.entries(r.node_cpu_ms_per_frame_by_thread).slice(0, 6);
-      return {
-        row: `${r.resolution} ${r.precision}`,
-        'node CPU ms/frame by thread (30 Hz)': top.map(([n, ms]) => `${n} ${ms}`).join(', '),
-      };
-    });
+    .map((r) => ({
+      row: `${r.resolution} ${r.precision}`,
+      'node CPU ms/frame by thread (30 Hz)': top(r.node_cpu_ms_per_frame_by_thread),
+      'floor CPU ms/frame by thread': top(r.floor_cpu_ms_per_frame_by_thread),
+    }));
   if (threads.length > 0) process.stdout.write(`\n${formatTable(threads)}\n`);
   const u = rows.flatMap((r) =>
     (

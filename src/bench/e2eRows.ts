@@ -33,12 +33,20 @@ export interface FloorRun {
   readonly outMs: readonly number[];
   /** Image stamp -> the receiver's callback, per frame, ms. */
   readonly totalMs: readonly number[];
+  /** The probe process's user + system CPU at 30 Hz after the warm-up, ms, and its messages. */
+  readonly cpuMs: number;
+  readonly cpuFrames: number;
+  /** The same CPU by thread name, as NodeRun.rateThreadCpuMs. */
+  readonly threadCpuMs: ReadonlyArray<readonly [string, number]>;
 }
 
 export interface FloorFigures {
   readonly floor_ms_p50: number;
   readonly floor_in_ms_p50: number;
   readonly floor_out_ms_p50: number;
+  /** The bare node's CPU per frame at 30 Hz: what any rclnodejs node's process pays. */
+  readonly floor_cpu_ms_per_frame: number | null;
+  readonly floor_cpu_ms_per_frame_by_thread: Readonly<Record<string, number>>;
 }
 
 /** What one resolution x precision of the node gave. */
@@ -112,6 +120,8 @@ export interface E2eRow {
   readonly floor_out_ms_p50: number | null;
   /** overhead_ms_p50 - floor_ms_p50: what only our node costs above that floor. */
   readonly overhead_above_floor_ms_p50: number | null;
+  readonly floor_cpu_ms_per_frame: number | null;
+  readonly floor_cpu_ms_per_frame_by_thread: Readonly<Record<string, number>>;
   /** e2e minus the node's stages summed (p50s): the detections' way out (DDS, the receiver). */
   readonly dds_out_ms_p50: number;
   /** Ultralytics predict() with the .pt (FP32 weights in both precisions' rows). */
@@ -137,12 +147,22 @@ export function ultralyticsFigures(u: UltralyticsRun | undefined): UltralyticsFi
   };
 }
 
+/** CPU ms per thread name over `frames`, as a record (empty without frames). */
+function perFrameByThread(
+  threadCpuMs: ReadonlyArray<readonly [string, number]>,
+  frames: number,
+): Record<string, number> {
+  return Object.fromEntries(frames > 0 ? threadCpuMs.map(([n, ms]) => [n, r2(ms / frames)]) : []);
+}
+
 export function floorFigures(f: FloorRun | undefined): FloorFigures | null {
   if (!f || f.totalMs.length === 0) return null;
   return {
     floor_ms_p50: r2(percentile(f.totalMs, 50)),
     floor_in_ms_p50: r2(percentile(f.inMs, 50)),
     floor_out_ms_p50: r2(percentile(f.outMs, 50)),
+    floor_cpu_ms_per_frame: f.cpuFrames > 0 ? r2(f.cpuMs / f.cpuFrames) : null,
+    floor_cpu_ms_per_frame_by_thread: perFrameByThread(f.threadCpuMs, f.cpuFrames),
   };
 }
 
@@ -184,15 +204,13 @@ export function e2eRow(
     dds_out_ms_p50: r2(e2e - stagesSum),
     node_stages_ms_p50: r2(run.nodeP50.callback_to_publish),
     node_cpu_ms_per_frame: run.rateCpuFrames > 0 ? r2(run.rateCpuMs / run.rateCpuFrames) : null,
-    node_cpu_ms_per_frame_by_thread: Object.fromEntries(
-      run.rateCpuFrames > 0
-        ? run.rateThreadCpuMs.map(([name, ms]) => [name, r2(ms / run.rateCpuFrames)])
-        : [],
-    ),
+    node_cpu_ms_per_frame_by_thread: perFrameByThread(run.rateThreadCpuMs, run.rateCpuFrames),
     floor_ms_p50: fl?.floor_ms_p50 ?? null,
     floor_in_ms_p50: fl?.floor_in_ms_p50 ?? null,
     floor_out_ms_p50: fl?.floor_out_ms_p50 ?? null,
     overhead_above_floor_ms_p50: fl ? r2(overhead - fl.floor_ms_p50) : null,
+    floor_cpu_ms_per_frame: fl?.floor_cpu_ms_per_frame ?? null,
+    floor_cpu_ms_per_frame_by_thread: fl?.floor_cpu_ms_per_frame_by_thread ?? {},
     ultralytics_pt_ms_p50: ptF?.total_ms_p50 ?? null,
     ultralytics_onnx_ms_p50: onnxF?.total_ms_p50 ?? null,
     ultralytics_pt_stages_ms_p50: ptF,

@@ -19,6 +19,7 @@ const REQUIRED = [
   'overhead_above_floor_ms_p50',
   'node_stages_ms_p50',
   'node_cpu_ms_per_frame',
+  'floor_cpu_ms_per_frame',
 ] as const;
 
 describe('npm run bench:e2e (smoke: a few frames, Ultralytics skipped)', function () {
@@ -112,6 +113,11 @@ describe('npm run bench:e2e (smoke: a few frames, Ultralytics skipped)', functio
         `${at}: span < inference`,
       );
       assert.ok(n('node_cpu_ms_per_frame') > 0, at);
+      // Both CPU figures split by thread: the main thread is always among them.
+      const byThread = (k: string): Record<string, number> => r[k] as Record<string, number>;
+      assert.ok(byThread('node_cpu_ms_per_frame_by_thread').main! > 0, at);
+      assert.ok(byThread('floor_cpu_ms_per_frame_by_thread').main! > 0, at);
+      assert.ok(n('floor_cpu_ms_per_frame') > 0, at);
       if (standin) {
         // The stand-in computes nothing: its inference is a small fraction of a real model's.
         assert.ok(n('engine_ms_p50') < 5, `${at}: stand-in inference ${n('engine_ms_p50')} ms`);

@@ -96,13 +96,27 @@ describe('e2eRow', function () {
   });
 
   it('sets the overhead against the floor measured at the same resolution', function () {
-    const floor: FloorRun = { inMs: [2, 3, 4], outMs: [1, 1.5, 2], totalMs: [3, 4, 5, 6, 7] };
+    const floor: FloorRun = {
+      inMs: [2, 3, 4],
+      outMs: [1, 1.5, 2],
+      totalMs: [3, 4, 5, 6, 7],
+      cpuMs: 120,
+      cpuFrames: 150,
+      threadCpuMs: [['main', 90]],
+    };
     const r = e2eRow(run(), undefined, undefined, floor);
     assert.equal(r.floor_ms_p50, 5);
     assert.equal(r.floor_in_ms_p50, 3);
     assert.equal(r.floor_out_ms_p50, 1.5);
     // Overhead 5 ms (e2e 30 - engine 25) less the floor's 5 ms.
     assert.equal(r.overhead_above_floor_ms_p50, 0);
+    // The bare node's 120 ms of CPU over 150 frames.
+    assert.equal(r.floor_cpu_ms_per_frame, 0.8);
+    assert.deepEqual(r.floor_cpu_ms_per_frame_by_thread, { main: 0.6 });
+    assert.equal(
+      e2eRow(run(), undefined, undefined, { ...floor, cpuFrames: 0 }).floor_cpu_ms_per_frame,
+      null,
+    );
     const none = e2eRow(run(), undefined, undefined);
     assert.equal(none.floor_ms_p50, null);
     assert.equal(none.overhead_above_floor_ms_p50, null);
