@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "exact_grid_rows.h"
+#include "quantize_levels.h"
 #include "quantize_store.h"
 #include "source_pixels.h"
 
@@ -43,6 +44,14 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
         lut[c][p] = Store<T>::Put(static_cast<float>(p) * a[c] + b[c], q_scale, s.q_zero);
       identity[c] = IsIdentity(lut[c]);
     }
+  }
+  // Where vector arithmetic reproduces a channel's table (checked on its 256 levels), planar rows
+  // are quantized four values at a time instead of looked up one by one (a scalar gather: a third
+  // of this function's time on 520x520 and 256x192 crops).
+  bool arithmetic[3] = {false, false, false};
+  if constexpr (kQuantized) {
+    for (int c = 0; c < 3 && use_lut && s.nchw; ++c)
+      arithmetic[c] = !identity[c] && QuantizeLevelsMatch(lut[c], a[c], b[c], q_scale, s.q_zero);
   }
   auto index = [&](int x, int y, int c) -> size_t {
     return s.nchw ? c * plane + static_cast<size_t>(y) * W + x
@@ -165,6 +174,8 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
           T* o = out + c * plane + static_cast<size_t>(y) * W + x0;
           if (use_lut && identity[c]) {
             StoreLevels(v, o, nx, 1);
+          } else if (arithmetic[c]) {
+            if constexpr (kQuantized) QuantizeLevels(v, o, nx, a[c], b[c], q_scale, s.q_zero);
           } else if (use_lut) {
             LookUp(v, lut[c], o, nx, 1);
           } else {

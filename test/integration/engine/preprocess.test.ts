@@ -139,6 +139,17 @@ describe('engine preprocessing on the source grid: bit-identical to the general 
       model: 'id_f32_nchw.onnx',
       preprocess: { roundPixels: true, mean: [123.7, 116.3, 103.5], std: [58.4, 57.1, 57.4] },
     },
+    // A table that is not the identity: quantized with vector arithmetic on the general path
+    // (quantize_levels.cc, SSE2 or NEON), looked up on the grid.
+    'uint8 NCHW rounded, mean/std quantized': {
+      model: 'id_u8_nchw.onnx',
+      preprocess: {
+        roundPixels: true,
+        mean: [123.7, 116.3, 103.5],
+        std: [58.4, 57.1, 57.4],
+        inputQuantization: { scale: 0.0186, zeroPoint: 114 },
+      },
+    },
     'uint8 NHWC rounded': { model: 'id_u8_nhwc.onnx', preprocess: { roundPixels: true } },
     'int8 NCHW rounded, BGR': {
       model: 'id_i8_nchw.onnx',
