@@ -21,6 +21,38 @@ export interface HrnetDecodeOptions {
  * image. As in HRNet, a joint whose peak is <= 0 keeps heatmap cell (0, 0) (the crop's corner):
  * consumers filter on score.
  */
+/** Peak of `n` values data[base + i * stride] (the first on ties): [value, i], -Infinity if none. */
+function argmaxStrided(
+  data: Float32Array,
+  base: number,
+  n: number,
+  stride: number,
+): [number, number] {
+  let best = -Infinity;
+  let bi = 0;
+  if (stride === 1) {
+    // NCHW: one contiguous plane, read without an index multiply (five people's heatmaps are a
+    // quarter of a million values per frame).
+    const end = base + n;
+    for (let i = base; i < end; i++) {
+      const v = data[i]!;
+      if (v > best) {
+        best = v;
+        bi = i;
+      }
+    }
+    return [best, bi - base];
+  }
+  for (let p = 0; p < n; p++) {
+    const v = data[base + p * stride]!;
+    if (v > best) {
+      best = v;
+      bi = p;
+    }
+  }
+  return [best, bi];
+}
+
 export function decodeHrnetHeatmaps(
   heatmaps: Tensor,
   transforms: readonly ImageTransform[],
@@ -63,15 +95,7 @@ export function decodeHrnetHeatmaps(
     const out: Keypoint[] = [];
     for (let k = 0; k < K; k++) {
       const base = b * bStride + k * kStride;
-      let best = -Infinity;
-      let bi = 0;
-      for (let p = 0; p < plane; p++) {
-        const v = data[base + p * pStride]!;
-        if (v > best) {
-          best = v;
-          bi = p;
-        }
-      }
+      const [best, bi] = argmaxStrided(data, base, plane, pStride);
       let x = 0;
       let y = 0;
       if (best > 0) {
