@@ -133,15 +133,27 @@ function resizeToSource(grid: Uint8Array, W: number, H: number, t: ImageTransfor
     t.dstHeight,
   );
   const data = new Uint8Array(width * height);
+  // The columns inside the crop are one run (the lookup is monotonic): no per-pixel test. A row
+  // that samples the same grid row as the one above is a copy of it (upscaled maps).
+  let u0 = 0;
+  while (u0 < width && col[u0]! < 0) u0++;
+  let u1 = u0;
+  while (u1 < width && col[u1]! >= 0) u1++;
+  let previous = -1;
   for (let v = 0; v < height; v++) {
     const r = row[v]!;
-    if (r < 0) continue;
-    const src = r * W;
-    const dst = v * width;
-    for (let u = 0; u < width; u++) {
-      const c = col[u]!;
-      if (c >= 0) data[dst + u] = grid[src + c]!;
+    if (r < 0) {
+      previous = -1;
+      continue;
     }
+    const dst = v * width;
+    if (r === previous) {
+      data.copyWithin(dst + u0, dst - width + u0, dst - width + u1);
+      continue;
+    }
+    const src = r * W;
+    for (let u = u0; u < u1; u++) data[dst + u] = grid[src + col[u]!]!;
+    previous = r;
   }
   return { width, height, data };
 }
