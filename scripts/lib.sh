@@ -2,6 +2,9 @@
 # Small helpers shared by the bootstrap steps.
 log() { printf '\033[1m[bootstrap]\033[0m %s\n' "$*" >&2; }
 die() { printf '[bootstrap] error: %s\n' "$*" >&2; exit 1; }
+# A test run points TMPDIR into the checkout and removes that folder between its suites; a step
+# run in between (test:jazzy's bootstrap) must still find it for mktemp and the tools' temp files.
+if [ -n "${TMPDIR:-}" ] && [ ! -d "$TMPDIR" ]; then mkdir -p "$TMPDIR"; fi
 # A stamp file records that a step finished with a given input (versions, file hashes), so a
 # second run skips work whose inputs did not change.
 stamp_ok() { [ -f "$1" ] && [ "$(cat "$1")" = "$2" ]; }
