@@ -52,7 +52,7 @@ nodedir="$(node_prefix)"
 patches=("$root"/scripts/setup/patches/rclnodejs-"$version"-*.patch)
 [ -e "${patches[0]}" ] || patches=()
 if [ "${#patches[@]}" -gt 0 ]; then
-  # Inside the package (npm ci removes it with it): TMPDIR may name a folder that does not exist.
+  # Beside the sources it copies, inside the package: npm ci removes it with the package.
   scratch="$pkg/.htp-patch-check"
   rm -rf "$scratch" && mkdir -p "$scratch"
   applies() { # applies DIR REVERSE? PATCH...: each patch applies in turn to DIR

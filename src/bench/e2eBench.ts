@@ -348,14 +348,11 @@ async function measureFloor(
     try {
       await cam.nextLine(/^ready$/, 60_000);
       await rx.publisherOf(`/${PROBE}/detections`, 30_000);
-      const floor: {
-        inMs: number[];
-        outMs: number[];
-        totalMs: number[];
-        cpuMs: number;
-        cpuFrames: number;
-        threadCpuMs: Array<[string, number]>;
-      } = { inMs: [], outMs: [], totalMs: [], cpuMs: 0, cpuFrames: 0, threadCpuMs: [] };
+      const paced: { inMs: number[]; outMs: number[]; totalMs: number[] } = {
+        inMs: [],
+        outMs: [],
+        totalMs: [],
+      };
       for (let i = 0; i < o.warmup + o.frames; i++) {
         cam.send('next');
         const [, sec, nsec] = await cam.nextLine(/^sent (\d+) (\d+)$/, 10_000);
@@ -365,9 +362,9 @@ async function measureFloor(
         const got = rx.probeArrivals.get(key)!;
         rx.probeArrivals.clear();
         if (i < o.warmup) continue;
-        floor.inMs.push(got.sentAt - stampMs(stamp));
-        floor.outMs.push(got.at - got.sentAt);
-        floor.totalMs.push(got.at - stampMs(stamp));
+        paced.inMs.push(got.sentAt - stampMs(stamp));
+        paced.outMs.push(got.at - got.sentAt);
+        paced.totalMs.push(got.at - stampMs(stamp));
       }
       // What the bare node's process spends per frame at 30 Hz, measured as for the rows.
       const rate = await at30Hz(
@@ -378,9 +375,12 @@ async function measureFloor(
         o.cpuWarmupS,
         () => rx.probeReceived,
       );
-      floor.cpuMs = rate.cpuMs;
-      floor.cpuFrames = rate.cpuFrames;
-      floor.threadCpuMs = rate.threadCpuMs;
+      const floor: FloorRun = {
+        ...paced,
+        cpuMs: rate.cpuMs,
+        cpuFrames: rate.cpuFrames,
+        threadCpuMs: rate.threadCpuMs,
+      };
       cam.send('quit');
       process.stderr.write(
         `${w}x${h} floor: ${floor.totalMs.length} frames, p50 ${percentile(floor.totalMs, 50).toFixed(2)} ms (in ${percentile(floor.inMs, 50).toFixed(2)}, out ${percentile(floor.outMs, 50).toFixed(2)}); CPU ${(floor.cpuMs / Math.max(1, floor.cpuFrames)).toFixed(2)} ms per frame at 30 Hz\n`,

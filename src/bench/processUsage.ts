@@ -7,11 +7,14 @@ const CLOCK_TICKS_PER_S = 100;
 export function readProcessUsage(pid: number): { rssMb: number; cpuS: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+  return { rssMb: rssKb / 1024, cpuS: statCpuS(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')) };
+}
+
+/** User + system CPU seconds of a /proc stat line (a process's or one of its threads'). */
+function statCpuS(stat: string): number {
   // Fields after the parenthesized command name; utime and stime are fields 14 and 15.
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return { rssMb: rssKb / 1024, cpuS: ticks / CLOCK_TICKS_PER_S };
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
 }
 
 /**
@@ -30,9 +33,7 @@ export function readThreadCpu(pid: number): Map<string, number> {
     // Node names its main thread and its libuv pool threads alike: tell the main thread apart.
     const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const name = Number(tid) === pid ? 'main' : comm;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const s = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
-    byName.set(name, (byName.get(name) ?? 0) + s);
+    byName.set(name, (byName.get(name) ?? 0) + statCpuS(stat));
   }
   return byName;
 }

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EngineError } from '../core/engineError';
+import type { MallocThresholds } from '../core/mallocThresholds';
 import { PACKAGE_ROOT } from '../packageRoot';
 
 /** A model input or output; `type` is an ONNX element code (see elementType.ts). */
@@ -141,7 +142,7 @@ export interface NativeAddon {
    * bytes; null where it fixed none (the user set MALLOC_MMAP_THRESHOLD_ or
    * MALLOC_TRIM_THRESHOLD_, or not glibc).
    */
-  mallocThresholds(): { mmapThreshold: number; trimThreshold: number } | null;
+  mallocThresholds(): MallocThresholds | null;
 }
 
 export const ADDON_PATH =

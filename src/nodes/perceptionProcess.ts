@@ -1,11 +1,12 @@
 import type * as Rclnodejs from 'rclnodejs';
 import { PERCEPTION_DEFAULTS, PERCEPTION_PARAMETERS } from '../config/perceptionConfig';
+import type { MallocThresholds } from '../core/mallocThresholds';
 import { tableDescriptions } from '../config/parameterTable';
 import type { Task } from '../pipeline/perceptionPipeline';
 import { nativeAddon } from '../engine/nativeAddon';
 import { CameraHub } from '../ros/cameraHub';
 import { DepthHub } from '../ros/depthHub';
-import { type MallocThresholds, setTakeMallocWindow } from '../ros/takeMallocWindow';
+import { setTakeMallocWindow } from '../ros/takeMallocWindow';
 import { PerceptionNode, PerceptionProcess } from './managedPerceptionNode';
 import { PipelineRegistry } from './pipelineRegistry';
 import type { NodeProcessSpec, RunningNodes } from './runNodeProcess';

@@ -6,12 +6,8 @@
  * stand-in: 0.7 ms of CPU per frame, the largest single item). Only a process whose thresholds
  * are fixed and known needs it, so it is opened with exactly those.
  */
+import type { MallocThresholds } from '../core/mallocThresholds';
 import { rclnodejsBinding } from './rosEnvironment';
-
-export interface MallocThresholds {
-  readonly mmapThreshold: number;
-  readonly trimThreshold: number;
-}
 
 type SetTakeMallocWindow = (mmapThreshold?: number, trimThreshold?: number) => boolean;
 
