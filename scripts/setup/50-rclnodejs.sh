@@ -45,7 +45,7 @@ nodedir="$(node_prefix)"
 
 # Our patches to rclnodejs' native code (scripts/setup/patches/rclnodejs-<version>-*.patch, see
 # each one's header), applied in name order to the pristine sources npm installed. Which of them
-# are applied already is found on a scratch copy of src/: the first k are applied when reversing
+# are applied already is found on a scratch copy of what they patch: the first k are applied when reversing
 # them (last first) succeeds there, since a later patch changes lines an earlier one's reversal
 # needs; the rest must then apply on top. Sources that fit no k were changed by hand or by an older
 # patch set: reinstall them rather than guess.
@@ -61,12 +61,15 @@ if [ "${#patches[@]}" -gt 0 ]; then
     for q in "$@"; do patch -d "$dir" -p1 $flag -s -f <"$q" >/dev/null 2>&1 || return 1; done
   }
   todo=""
+  sources() { # the package's files our patches change, copied afresh into the scratch folder
+    rm -rf "${scratch:?}"/* && cp -r "$pkg/src" "$pkg/binding.gyp" "$pkg/types" "$scratch/"
+  }
   for ((k = ${#patches[@]}; k >= 0; k--)); do
-    rm -rf "$scratch/src" && cp -r "$pkg/src" "$scratch/src"
+    sources
     applied_rev=()
     for ((i = k - 1; i >= 0; i--)); do applied_rev+=("${patches[$i]}"); done
     applies "$scratch" -R "${applied_rev[@]}" || continue
-    rm -rf "$scratch/src" && cp -r "$pkg/src" "$scratch/src"
+    sources
     if applies "$scratch" -N "${patches[@]:k}"; then todo="$k"; break; fi
   done
   rm -rf "$scratch"
@@ -86,7 +89,8 @@ build_key="$version $(node --version) $needs_libpython $pylib/$pyname $HTP_ROS_I
 saved="$root/.ros/rclnodejs/$(printf '%s' "$build_key" | sha256sum | cut -c1-16)"
 if ! stamp_ok "$build_stamp" "$build_key" && stamp_ok "$saved/build.stamp" "$build_key"; then
   mkdir -p "$pkg/build/Release"
-  cp "$saved/rclnodejs.node" "$pkg/build/Release/rclnodejs.node"
+  # The binding and the libraries built beside it (the direct-take plugin where there is one).
+  cp "$saved"/*.node "$pkg/build/Release/"
   stamp_write "$build_stamp" "$build_key"
   rm -f "$pkg/generated/.htp-stamp"
   log "rclnodejs: native binding for $ROS_DISTRO ($HTP_ROS_MODE) restored from ${saved#"$root"/}"
@@ -108,7 +112,7 @@ else
     || die "rclnodejs was built but does not load (see the error above)"
   stamp_write "$build_stamp" "$build_key"
   mkdir -p "$saved"
-  cp "$pkg/build/Release/rclnodejs.node" "$saved/rclnodejs.node"
+  rm -f "$saved"/*.node && cp "$pkg"/build/Release/*.node "$saved/"
   stamp_write "$saved/build.stamp" "$build_key"
 fi
 

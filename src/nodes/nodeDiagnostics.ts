@@ -72,6 +72,8 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     tracks_tracked: pipeline?.trackCounts?.tracked ?? '',
     tracks_lost: pipeline?.trackCounts?.lost ?? '',
     tracks_tentative: pipeline?.trackCounts?.tentative ?? '',
+    // direct: each frame copied once out of DDS (our rclnodejs patch); serialized: rmw's two.
+    intake_take: d.intake?.take ?? '',
     bad_frames: d.intake?.rejected ?? 0,
     bad_frames_by_reason: JSON.stringify(d.intake?.rejectedByCode ?? {}),
     errors: stats.failed,

@@ -9,6 +9,7 @@ import { CameraModel, CameraModelError } from '../depth/cameraModel';
 import { decodeCameraInfo, decodeDepthImage, DepthFrame } from './depthCodecs';
 import { FrameError } from './frameError';
 import { makeQos, QosName } from './qosProfile';
+import { rawSubscriptionOptions } from './directTake';
 import type { RosTime } from './rosHeader';
 
 export interface DepthInput {
@@ -60,7 +61,7 @@ export class DepthIntake {
     this.depthSub = node.createSubscription(
       'sensor_msgs/msg/Image',
       input.depthTopic,
-      { isRaw: true, qos },
+      rawSubscriptionOptions(qos),
       (m: unknown) => this.takeDepth(m as Buffer),
     );
     this.infoSub = node.createSubscription(

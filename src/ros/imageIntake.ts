@@ -5,6 +5,7 @@ import { FrameError, FrameErrorCode } from './frameError';
 import { makeQos, QosName } from './qosProfile';
 import { EndpointQos, incompatibility } from './qosCompatibility';
 import { framePacer } from '../util/frameGarbagePacer';
+import { rawSubscriptionOptions, takeKind, TakeKind } from './directTake';
 
 export type InputTransport = 'raw' | 'compressed';
 
@@ -27,6 +28,8 @@ export interface IntakeCounters {
   rejectedByCode: Partial<Record<FrameErrorCode, number>>;
   lastError?: string;
   incompatiblePublishers: string[];
+  /** How the subscription takes frames: with one copy (`direct`) or rmw's two (`serialized`). */
+  take: TakeKind;
 }
 
 /**
@@ -40,6 +43,7 @@ export class ImageIntake {
     rejected: 0,
     rejectedByCode: {},
     incompatiblePublishers: [],
+    take: 'serialized',
   };
   private readonly subscription: Rclnodejs.Subscription;
   private readonly qosTimer: Rclnodejs.Timer | undefined;
@@ -57,9 +61,10 @@ export class ImageIntake {
     this.subscription = node.createSubscription(
       type,
       options.topic,
-      { isRaw: true, qos: makeQos(rcl, options.qos) },
+      rawSubscriptionOptions(makeQos(rcl, options.qos)),
       (message: unknown) => this.handle(message as Buffer),
     );
+    this.counters.take = takeKind(this.subscription);
     const period = options.qosCheckPeriodMs ?? 2000;
     this.qosTimer =
       period > 0

@@ -42,6 +42,9 @@ describe('managed perception node: lifecycle over the standard services (rclpy a
     const voted = await bed.client.diagnostics('lc_it');
     assert.equal(voted.values.lifecycle_state, 'active');
     assert.equal(voted.values.power_state, 'voted', JSON.stringify(voted.values));
+    // Fast DDS is the RMW here: the camera frames that made those detections were taken with one
+    // copy (our rclnodejs patch), not rmw's two.
+    assert.equal(voted.values.intake_take, 'direct');
 
     assert.equal(await bed.client.changeState('lc_it', 'deactivate'), true);
     assert.equal(await bed.client.state('lc_it'), 'inactive');
