@@ -7,6 +7,7 @@ import { nativeAddon } from '../engine/nativeAddon';
 import { CameraHub } from '../ros/cameraHub';
 import { DepthHub } from '../ros/depthHub';
 import { setTakeMallocWindow } from '../ros/takeMallocWindow';
+import { tierUpPerFrameCodeSooner } from './jsTiering';
 import { PerceptionNode, PerceptionProcess } from './managedPerceptionNode';
 import { PipelineRegistry } from './pipelineRegistry';
 import type { NodeProcessSpec, RunningNodes } from './runNodeProcess';
@@ -22,6 +23,7 @@ export class PipelineStartError extends Error {
 }
 
 export function newPerceptionProcess(rcl: typeof Rclnodejs): PerceptionProcess {
+  tierUpPerFrameCodeSooner();
   openTakeMallocWindow();
   return {
     rcl,
