@@ -5,15 +5,14 @@
  * rclnodejs' default deserializing subscription, then through our raw intake, one after the other
  * in the same run, and reports the rate each kept up with and the publish-to-receive latency.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as Rclnodejs from 'rclnodejs';
-import { packagePath } from '../packageRoot';
 import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
 import { ImageIntake } from '../ros/imageIntake';
 import { makeQos } from '../ros/qosProfile';
 import { parseBenchArgs } from './benchArgs';
+import { runImagePeer } from './imagePeerPublisher';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
 import { printedHelp } from '../util/commandHelp';
@@ -30,7 +29,6 @@ const RESOLUTIONS: readonly [number, number][] = [
   [1280, 720],
 ];
 const RATE_HZ = 30;
-const PEER = packagePath('tools', 'ros', 'image_peer.py');
 
 interface PhaseResult {
   publishedHz: number;
@@ -59,43 +57,6 @@ interface Entry {
 
 function stampMs(sec: number, nanosec: number): number {
   return sec * 1000 + nanosec / 1e6;
-}
-
-async function runPublisher(
-  width: number,
-  height: number,
-  seconds: number,
-  topic: string,
-): Promise<{ sent: number; rate_hz: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'python3',
-      [
-        PEER,
-        'publish',
-        '--topic',
-        topic,
-        '--width',
-        String(width),
-        '--height',
-        String(height),
-        '--rate',
-        String(RATE_HZ),
-        '--count',
-        String(Math.round(seconds * RATE_HZ)),
-        '--settle',
-        '1.0',
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (code !== 0 || !line) reject(new Error(`publisher failed (${code}): ${out}`));
-      else resolve(JSON.parse(line) as { sent: number; rate_hz: number });
-    });
-  });
 }
 
 async function phase(
@@ -140,7 +101,7 @@ async function phase(
     cleanup = () => intake.destroy();
   }
   const cpuBefore = process.cpuUsage();
-  const pub = await runPublisher(width, height, seconds, topic);
+  const pub = await runImagePeer(width, height, seconds, topic, RATE_HZ);
   await new Promise((r) => setTimeout(r, 300));
   cleanup();
   const cpu = process.cpuUsage(cpuBefore);
