@@ -7,6 +7,12 @@
 import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
 import { ImageIntake } from '../ros/imageIntake';
 import { readProcessUsage, readThreadCpu } from './processUsage';
+import { printedHelp } from '../util/commandHelp';
+
+const USAGE = `usage: node dist/src/bench/takeReceiver.js TOPIC FRAMES WARMUP
+
+One receiver of npm run bench:take: ImageIntake on TOPIC (its take follows HTP_DIRECT_TAKE);
+prints "ready", then after WARMUP and FRAMES more frames one JSON line with its CPU per frame.`;
 
 export interface TakeReceiverResult {
   readonly take: string;
@@ -16,11 +22,11 @@ export interface TakeReceiverResult {
 }
 
 async function main(): Promise<void> {
+  if (printedHelp(process.argv.slice(2), USAGE)) return;
   const [topic, framesArg, warmupArg] = process.argv.slice(2);
   const frames = Number(framesArg);
   const warmup = Number(warmupArg);
-  if (!topic || !(frames > 0) || !(warmup >= 0))
-    throw new Error('usage: takeReceiver TOPIC FRAMES WARMUP');
+  if (!topic || !(frames > 0) || !(warmup >= 0)) throw new Error(USAGE);
   const rcl = loadRclnodejs();
   await rcl.init();
   const node = rcl.createNode(`take_receiver_${process.pid}`);
