@@ -45,9 +45,9 @@ nodedir="$(node_prefix)"
 
 # Our patches to rclnodejs' native code (scripts/setup/patches/rclnodejs-<version>-*.patch, see
 # each one's header), applied in name order to the pristine sources npm installed. Which of them
-# are applied already is found on a scratch copy of what they patch: the first k are applied when reversing
-# them (last first) succeeds there, since a later patch changes lines an earlier one's reversal
-# needs; the rest must then apply on top. Sources that fit no k were changed by hand or by an older
+# are applied already is found on a scratch copy of what they patch: the first k are applied when
+# reversing them (last first) succeeds there, since a later patch changes lines an earlier one's
+# reversal needs; the rest must then apply on top. Sources that fit no k were changed by hand or by an older
 # patch set: reinstall them rather than guess.
 patches=("$root"/scripts/setup/patches/rclnodejs-"$version"-*.patch)
 [ -e "${patches[0]}" ] || patches=()

@@ -99,12 +99,16 @@ async function main(): Promise<void> {
     throw new Error('--frames needs a positive integer');
   const rows: Row[] = [];
   for (const [w, h] of RESOLUTIONS) rows.push(...(await measure(w, h, frames)));
-  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  process.stdout.write(`${cpu}, ${os.cpus().length} cores, ${new Date().toISOString()}\n`);
+  const machine = {
+    cpu: os.cpus()[0]?.model ?? 'unknown CPU',
+    cores: os.cpus().length,
+    date: new Date().toISOString(),
+  };
+  process.stdout.write(`${machine.cpu}, ${machine.cores} cores, ${machine.date}\n`);
   process.stdout.write(formatTable(rows.map((r) => ({ ...r }))) + '\n');
   if (args.jsonPath) {
     fs.mkdirSync(path.dirname(path.resolve(args.jsonPath)), { recursive: true });
-    const doc = { cpu, cores: os.cpus().length, date: new Date().toISOString(), frames, rows };
+    const doc = { ...machine, frames, rows };
     fs.writeFileSync(args.jsonPath, JSON.stringify(doc, null, 2) + '\n');
     process.stdout.write(`wrote ${args.jsonPath}\n`);
   }

@@ -6,7 +6,8 @@
  * bytes are the same. Elsewhere (another RMW, an rclnodejs without the patch) the subscription is
  * an ordinary raw one, and `takeKind` says so in the node's diagnostics.
  *
- * HTP_DIRECT_TAKE=0 turns it off, to compare the two takes on one build (bench:e2e).
+ * HTP_DIRECT_TAKE=0 turns it off, to compare the two takes on one build (`npm run bench:take`
+ * runs both at once).
  */
 import type * as Rclnodejs from 'rclnodejs';
 import { rclnodejsBinding } from './rosEnvironment';

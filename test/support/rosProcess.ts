@@ -1,3 +1,4 @@
+import { strict as assert } from 'node:assert';
 import { ChildProcess, spawn } from 'node:child_process';
 import { repoPath } from './paths';
 
@@ -137,4 +138,19 @@ export function startPhotoSource(
     `rate_hz:=${rateHz.toFixed(1)}`,
     ...(frameId ? [`frame_id:=${frameId}`] : []),
   ]);
+}
+
+/**
+ * Runs one of test/support's probe scripts (compiled into dist/test/support) to its end: it must
+ * exit 0 and print one JSON line, which is returned.
+ */
+export async function runJsonProbe<T>(
+  script: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<T> {
+  const p = startProcess('node', [repoPath('dist', 'test', 'support', script), ...args], env);
+  const code = await p.exited();
+  assert.equal(code, 0, p.stderr());
+  return JSON.parse(p.stdout().trim()) as T;
 }

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { repoPath } from '../../support/paths';
-import { startProcess } from '../../support/rosProcess';
+import { runJsonProbe } from '../../support/rosProcess';
 
 interface ProbeResult {
   kinds: Record<string, { direct: string; ordinary: string }>;
@@ -8,11 +7,8 @@ interface ProbeResult {
   strays: number;
 }
 
-async function probe(env: Record<string, string> = {}): Promise<ProbeResult> {
-  const p = startProcess('node', [repoPath('dist', 'test', 'support', 'directTakeProbe.js')], env);
-  const code = await p.exited();
-  assert.equal(code, 0, p.stderr());
-  return JSON.parse(p.stdout().trim()) as ProbeResult;
+function probe(env: Record<string, string> = {}): Promise<ProbeResult> {
+  return runJsonProbe<ProbeResult>('directTakeProbe.js', [], env);
 }
 
 // Our third rclnodejs patch: under rmw_fastrtps_cpp a raw subscription with `directTake` has rmw

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { repoPath } from '../../support/paths';
-import { startProcess } from '../../support/rosProcess';
+import { runJsonProbe } from '../../support/rosProcess';
 
 interface ProbeResult {
   windowOpen: boolean;
@@ -8,15 +7,8 @@ interface ProbeResult {
   faultsPerFrame: number;
 }
 
-async function probe(window: 'on' | 'off', env: Record<string, string> = {}): Promise<ProbeResult> {
-  const p = startProcess(
-    'node',
-    [repoPath('dist', 'test', 'support', 'takeFaultsProbe.js'), window],
-    env,
-  );
-  const code = await p.exited();
-  assert.equal(code, 0, p.stderr());
-  return JSON.parse(p.stdout().trim()) as ProbeResult;
+function probe(window: 'on' | 'off', env: Record<string, string> = {}): Promise<ProbeResult> {
+  return runJsonProbe<ProbeResult>('takeFaultsProbe.js', [window], env);
 }
 
 // Our rclnodejs patch's take window: with the addon's fixed 256 KB mmap threshold, rmw's own
