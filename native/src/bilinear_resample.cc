@@ -7,7 +7,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "deinterleave_rgb.h"
 #include "exact_grid_rows.h"
+#include "blend_quantize.h"
+#include "gather_blend.h"
 #include "quantize_levels.h"
 #include "quantize_store.h"
 #include "source_pixels.h"
@@ -19,6 +22,35 @@ template <typename T>
 void FillPixels(T* __restrict o, int n, const T* __restrict value, int channels) {
   for (int i = 0; i < n; ++i)
     for (int c = 0; c < channels; ++c) o[static_cast<size_t>(i) * channels + c] = value[c];
+}
+
+// Source pixels [lo, lo + n) of row sy as three planar float rows (r, g, b at dst, dst + n,
+// dst + 2 n), each converted once however many input pixels sample it; `bytes` holds 3 n.
+template <Encoding E>
+void SourceRowPlanes(const FrameView& f, int sy, int lo, int n, uint8_t* __restrict bytes,
+                     float* __restrict dst) {
+  constexpr PackedLayout kLayout = PackedLayoutOf<E>();
+  const uint8_t* row = f.data + static_cast<size_t>(sy) * f.step;
+  if constexpr (kLayout.bytes_per_pixel == 3) {
+    uint8_t* by_offset[3];
+    for (int c = 0; c < 3; ++c) by_offset[kLayout.offset[c]] = bytes + static_cast<size_t>(c) * n;
+    DeinterleaveRgb(row + 3 * static_cast<size_t>(lo), n, by_offset[0], by_offset[1], by_offset[2]);
+    for (int i = 0; i < 3 * n; ++i) dst[i] = bytes[i];
+  } else if constexpr (kLayout.bytes_per_pixel == 4) {
+    const uint8_t* p = row + 4 * static_cast<size_t>(lo);
+    for (int c = 0; c < 3; ++c) {
+      float* d = dst + static_cast<size_t>(c) * n;
+      const uint8_t* q = p + kLayout.offset[c];
+      for (int i = 0; i < n; ++i) d[i] = q[4 * static_cast<size_t>(i)];
+    }
+  } else {
+    for (int i = 0; i < n; ++i) {
+      const Rgb px = Pixel<E>::At(f, lo + i, sy);
+      dst[i] = px.r;
+      dst[n + i] = px.g;
+      dst[2 * static_cast<size_t>(n) + i] = px.b;
+    }
+  }
 }
 
 template <Encoding E, typename T>
@@ -52,6 +84,14 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
   if constexpr (kQuantized) {
     for (int c = 0; c < 3 && use_lut && s.nchw; ++c)
       arithmetic[c] = !identity[c] && QuantizeLevelsMatch(lut[c], a[c], b[c], q_scale, s.q_zero);
+  }
+  // Rounded quantized planar channels: blend, round and quantize in one vector pass where it gives
+  // the table's bytes (blend_quantize.h). Indexed by output channel, as `lut`.
+  bool fused[3] = {false, false, false};
+  LevelQuantizer fused_q[3];
+  if constexpr (kQuantized) {
+    for (int c = 0; c < 3 && use_lut && s.nchw; ++c)
+      fused[c] = PrepareBlendQuantize(lut[c], a[c], b[c], q_scale, s.q_zero, &fused_q[c]);
   }
   auto index = [&](int x, int y, int c) -> size_t {
     return s.nchw ? c * plane + static_cast<size_t>(y) * W + x
@@ -89,7 +129,6 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
   // rows are kept), then input rows are blended vertically with contiguous per-channel loops the
   // compiler vectorizes. Same operations in the same order as blending four samples per pixel,
   // so the values are bit-identical (the build keeps -ffp-contract=off).
-  const bool same_x = std::all_of(ax.w1.begin(), ax.w1.end(), [](float w) { return w == 0.f; });
   // Input rows [j_begin, j_end); `scratch` holds 3 x 3 x nx floats (two source rows, one blended
   // row). A second thread over half the rows measured no faster on this 2-core class of machine
   // (1280x720 -> 640x640: 3.55 vs 3.68 ms), so there is none.
@@ -100,28 +139,36 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
   const GridStep gx = kLayout.bytes_per_pixel > 0 && s.exact_grid ? ExactGridStep(ax.i0, ax.i1, ax.w1) : GridStep::kNone;
   const GridStep gy = gx != GridStep::kNone ? ExactGridStep(ay.i0, ay.i1, ay.w1) : GridStep::kNone;
   const bool exact_grid = gy != GridStep::kNone;
+  // The horizontal pass converts each source pixel of the sampled columns once (planar floats),
+  // then gathers and blends per channel (gather_blend.h): per-input-pixel byte loads and int to
+  // float conversions were most of this function's time on 520x520 and 256x192 crops.
+  int span_lo = 0, span = 0;
+  std::vector<int> rel0, rel1;
+  std::vector<uint8_t> span_bytes;
+  std::vector<float> span_planes;
+  if (!exact_grid) {
+    const auto [lo0, hi0] = std::minmax_element(ax.i0.begin(), ax.i0.end());
+    const auto [lo1, hi1] = std::minmax_element(ax.i1.begin(), ax.i1.end());
+    span_lo = std::min(*lo0, *lo1);
+    span = std::max(*hi0, *hi1) - span_lo + 1;
+    rel0.resize(nx);
+    rel1.resize(nx);
+    for (int i = 0; i < nx; ++i) {
+      rel0[i] = ax.i0[i] - span_lo;
+      rel1[i] = ax.i1[i] - span_lo;
+    }
+    span_bytes.resize(3 * static_cast<size_t>(span));
+    span_planes.resize(3 * static_cast<size_t>(span));
+  }
   auto resample_rows = [&](int j_begin, int j_end, float* scratch) {
     float* row_buf[2] = {scratch, scratch + row_floats};
     float* blended = scratch + 2 * row_floats;
     int row_src[2] = {-1, -1};
     auto horizontal = [&](int sy, float* dst) {
-      float* r = dst;
-      float* g = dst + nx;
-      float* bl = dst + 2 * nx;
-      for (int i = 0; i < nx; ++i) {
-        const Rgb p0 = Pixel<E>::At(f, ax.i0[i], sy);
-        if (same_x) {
-          // wx == 0: v0 + (v1 - v0) * 0 is v0 exactly for finite samples.
-          r[i] = p0.r;
-          g[i] = p0.g;
-          bl[i] = p0.b;
-          continue;
-        }
-        const Rgb p1 = Pixel<E>::At(f, ax.i1[i], sy);
-        const float wx = ax.w1[i];
-        r[i] = p0.r + (p1.r - p0.r) * wx;
-        g[i] = p0.g + (p1.g - p0.g) * wx;
-        bl[i] = p0.b + (p1.b - p0.b) * wx;
+      SourceRowPlanes<E>(f, sy, span_lo, span, span_bytes.data(), span_planes.data());
+      for (int c = 0; c < 3; ++c) {
+        GatherBlend(span_planes.data() + static_cast<size_t>(c) * span, rel0.data(), rel1.data(),
+                    ax.w1.data(), nx, dst + static_cast<size_t>(c) * nx);
       }
     };
     auto source_row = [&](int sy, int keep) -> const float* {
@@ -146,6 +193,17 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
         const float* t = top + static_cast<size_t>(c) * nx;
         const float* u = bot + static_cast<size_t>(c) * nx;
         float* v = blended + static_cast<size_t>(c) * nx;
+        const int oc = s.bgr ? 2 - c : c;
+        if constexpr (kQuantized) {
+          if (fused[oc]) {
+            T* o = out + oc * plane + static_cast<size_t>(y) * W + x0;
+            for (int i = BlendRoundQuantize(t, u, wy, nx, fused_q[oc], o); i < nx; ++i) {
+              const float vi = t[i] + (u[i] - t[i]) * wy;
+              o[i] = lut[oc][std::min(255, std::max(0, static_cast<int>(vi + 0.5f)))];
+            }
+            continue;
+          }
+        }
         if (wy == 0.f) {
           std::copy(t, t + nx, v);
         } else {
@@ -170,6 +228,7 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
       const float* src[3] = {s.bgr ? bl : r, g, s.bgr ? r : bl};
       for (int c = 0; c < 3; ++c) {
         const float* v = src[c];
+        if (fused[c] && !exact_grid) continue;  // written above
         if (s.nchw) {
           T* o = out + c * plane + static_cast<size_t>(y) * W + x0;
           if (use_lut && identity[c]) {

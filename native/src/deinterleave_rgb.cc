@@ -2,6 +2,8 @@
 
 #include <cstddef>
 
+#include "cpu_paths.h"
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -52,10 +54,6 @@ __attribute__((target("ssse3"))) int Ssse3(const uint8_t* src, int n, uint8_t* p
   return i;
 }
 
-bool HasSsse3() {
-  static const bool has = __builtin_cpu_supports("ssse3");
-  return has;
-}
 #endif
 
 }  // namespace

@@ -76,6 +76,61 @@ function laneCases(): OutputCase[] {
       }
     }
   }
+  // Rounded levels quantized into planar uint8 / int8 off the source grid, as the segmentation
+  // and top-down pose inputs are fed: the fused blend-round-quantize pass (blend_quantize.cc) with
+  // its multiply (the first two) and its division (the third: a scale whose multiply differs from
+  // ONNX Runtime's division on one level); widths that leave a remainder after 8 and 4 lanes.
+  const quantized: { title: string; frame: Frame; roi?: Roi; options: EngineOptionsInput }[] = [
+    {
+      title: 'rgb8 100x75 -> stretch 83x83, uint8 NCHW rounded, mean/std, scale 0.0186 zero 114',
+      frame: makeFrame('rgb8', 100, 75, 110),
+      options: {
+        model: model('id_u8_dynamic.onnx'),
+        preprocess: {
+          width: 83,
+          height: 83,
+          resize: 'stretch',
+          roundPixels: true,
+          ...IMAGENET,
+          inputQuantization: { scale: 0.0186, zeroPoint: 114 },
+        },
+      },
+    },
+    {
+      title: "bgr8 'pad' ROI -> 45x61, int8 NCHW rounded, BGR order",
+      frame: makeFrame('bgr8', 90, 70, 111),
+      roi: { x: 61.3, y: -4.6, width: 33.2, height: 44.9, outside: 'pad' },
+      options: {
+        model: model('id_i8_dynamic.onnx'),
+        preprocess: {
+          width: 45,
+          height: 61,
+          resize: 'stretch',
+          roundPixels: true,
+          colorOrder: 'bgr',
+          mean: [127.5, 127.5, 127.5],
+          std: [127.5, 127.5, 127.5],
+          inputQuantization: { scale: 0.0078125, zeroPoint: 0 },
+        },
+      },
+    },
+    {
+      title: 'nv12 120x90 -> letterbox 77x53, uint8 NCHW rounded, scale 0.01 zero 187',
+      frame: makeFrame('nv12', 120, 90, 112),
+      options: {
+        model: model('id_u8_dynamic.onnx'),
+        preprocess: {
+          width: 77,
+          height: 53,
+          roundPixels: true,
+          mean: [127.5, 127.5, 127.5],
+          std: [58.4, 58.4, 58.4],
+          inputQuantization: { scale: 0.01, zeroPoint: 187 },
+        },
+      },
+    },
+  ];
+  out.push(...quantized);
   const pads: Roi[] = [
     { x: -3.5, y: 6.25, width: 15, height: 20, outside: 'pad' },
     { x: 41.75, y: -2, width: 12.5, height: 16.5, outside: 'pad' },

@@ -121,6 +121,8 @@ def main():
     identity(os.path.join(out, "id_i8_nchw.onnx"), TensorProto.INT8, [1, 3, 24, 40])
     identity(os.path.join(out, "id_mono.onnx"), TensorProto.FLOAT, [1, 1, 24, 40])
     identity(os.path.join(out, "id_dynamic.onnx"), TensorProto.FLOAT, [1, 3, "h", "w"])
+    identity(os.path.join(out, "id_u8_dynamic.onnx"), TensorProto.UINT8, [1, 3, "h", "w"])
+    identity(os.path.join(out, "id_i8_dynamic.onnx"), TensorProto.INT8, [1, 3, "h", "w"])
     identity(os.path.join(out, "rank3.onnx"), TensorProto.FLOAT, [1, 3, 16])
     identity(os.path.join(out, "id_f64.onnx"), TensorProto.DOUBLE, [1, 3, 8, 8])
     cast_f16(os.path.join(out, "cast_f16.onnx"))
