@@ -1,9 +1,11 @@
 // Module entry: exports inspectModel(), loadSession() and the EngineSession class, the ORT version,
-// and the glibc thresholds the addon fixed (mallocThresholds()).
+// the glibc thresholds the addon fixed (mallocThresholds()) and the heads' output kernels
+// (planePeaks(), remapLabels(): output_kernels.h).
 #include <napi.h>
 
 #include "engine_session.h"
 #include "malloc_tuning.h"
+#include "output_kernels.h"
 
 namespace {
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
@@ -13,6 +15,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("loadSession", Napi::Function::New(env, htp::EngineSession::Load, "loadSession"));
   exports.Set("ortVersion", Napi::String::New(env, Ort::GetVersionString()));
   exports.Set("ortApiVersion", Napi::Number::New(env, ORT_API_VERSION));
+  exports.Set("planePeaks", Napi::Function::New(env, htp::PlanePeaks, "planePeaks"));
+  exports.Set("remapLabels", Napi::Function::New(env, htp::RemapLabels, "remapLabels"));
   exports.Set("mallocThresholds", Napi::Function::New(env, [](const Napi::CallbackInfo& info) -> Napi::Value {
     const htp::MallocThresholds t = htp::FixedMallocThresholds();
     if (!t.fixed) return info.Env().Null();

@@ -1,6 +1,7 @@
 /**
  * Head timings on realistic tensor sizes (synthetic values, deterministic). Not a test: prints
- * p50 / p95 per head: npm run bench:heads [-- --json out.json]
+ * p50 / p95 per head: npm run bench:heads [-- --json out.json]. HRNet and DeepLab also with the
+ * engine addon's output kernels, as the pipelines run them.
  */
 import * as fs from 'node:fs';
 import { buildInstanceIdImage } from '../heads/buildInstanceIdImage';
@@ -14,11 +15,13 @@ import { letterboxTransform } from '../heads/letterboxTransform';
 import { planHrnetCrop } from '../heads/planHrnetCrop';
 import type { Tensor } from '../core/tensor';
 import { makePrng } from './prng';
+import { nativeOutputKernels } from '../engine/outputKernels';
 import { printedHelp } from '../util/commandHelp';
 
 /** Printed by --help: this file's header. */
 const USAGE = `Head timings on realistic tensor sizes (synthetic values, deterministic). Not a test: prints
-p50 / p95 per head: npm run bench:heads [-- --json out.json]`;
+p50 / p95 per head: npm run bench:heads [-- --json out.json]. HRNet and DeepLab also with the
+engine addon's output kernels, as the pipelines run them.`;
 if (printedHelp(process.argv.slice(2), USAGE)) process.exit(0);
 
 const rnd = makePrng(1);
@@ -120,6 +123,14 @@ time('HRNet: plan 4 crops + decode [4,17,64,48]', () =>
     boxes.map((b) => planHrnetCrop(b, 1280, 720).transform),
   ),
 );
+const kernels = nativeOutputKernels();
+time('HRNet: plan 4 crops + decode [4,17,64,48], addon planePeaks', () =>
+  decodeHrnetHeatmaps(
+    hm,
+    boxes.map((b) => planHrnetCrop(b, 1280, 720).transform),
+    { planePeaks: kernels.planePeaks },
+  ),
+);
 const T520 = letterboxTransform(1280, 720, 520, 520, 'stretch');
 const logits: Tensor = {
   name: 'logits',
@@ -134,6 +145,16 @@ const labels: Tensor = {
 };
 const map = time('DeepLab argmax map [1,520,520] uint8 -> 1280x720', () =>
   decodeDeeplab(labels, T520),
+);
+time('DeepLab argmax map [1,520,520] uint8 -> 1280x720, addon remapLabels', () =>
+  decodeDeeplab(labels, T520, { remapLabels: kernels.remapLabels }),
+);
+const T640x480 = letterboxTransform(640, 480, 520, 520);
+time('DeepLab argmax map [1,520,520] uint8 -> 640x480 (letterbox)', () =>
+  decodeDeeplab(labels, T640x480),
+);
+time('DeepLab argmax map [1,520,520] uint8 -> 640x480 (letterbox), addon remapLabels', () =>
+  decodeDeeplab(labels, T640x480, { remapLabels: kernels.remapLabels }),
 );
 time('colorizeLabelMap 1280x720 (VOC palette)', () => colorizeLabelMap(map));
 

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EngineError } from '../core/engineError';
 import type { MallocThresholds } from '../core/mallocThresholds';
+import type { PlanePeaks, RemapLabels } from '../core/outputKernels';
 import { PACKAGE_ROOT } from '../packageRoot';
 
 /** A model input or output; `type` is an ONNX element code (see elementType.ts). */
@@ -143,6 +144,9 @@ export interface NativeAddon {
    * MALLOC_TRIM_THRESHOLD_, or not glibc).
    */
   mallocThresholds(): MallocThresholds | null;
+  /** The heads' output kernels (native/src/output_kernels.cc; see core/outputKernels.ts). */
+  planePeaks: PlanePeaks;
+  remapLabels: RemapLabels;
 }
 
 export const ADDON_PATH =

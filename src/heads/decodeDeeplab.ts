@@ -4,6 +4,8 @@ import type { SemanticMap } from '../core/headResults';
 import { checkImageTransform } from './mapBoxToSource';
 import { readTensorAsFloat } from './readTensorAsFloat';
 import type { ImageTransform, Tensor } from '../core/tensor';
+import type { RemapLabels } from '../core/outputKernels';
+import { remapLabelsJs } from './outputKernelsJs';
 
 export interface DeeplabDecodeOptions {
   /**
@@ -13,6 +15,8 @@ export interface DeeplabDecodeOptions {
    */
   readonly format?: 'logits' | 'labels';
   readonly layout?: 'NCHW' | 'NHWC';
+  /** The resize to source pixels (default: the heads' own, remapLabelsJs). */
+  readonly remapLabels?: RemapLabels;
 }
 
 /**
@@ -57,7 +61,7 @@ export function decodeDeeplab(
 
   const grid =
     format === 'labels' ? labelGrid(output) : argmaxGrid(readTensorAsFloat(output), C, H * W, nhwc);
-  return resizeToSource(grid, W, H, transform);
+  return resizeToSource(grid, W, H, transform, options.remapLabels ?? remapLabelsJs);
 }
 
 function labelGrid(t: Tensor): Uint8Array {
@@ -109,7 +113,13 @@ function argmaxGrid(f: Float32Array, C: number, plane: number, nhwc: boolean): U
   return out;
 }
 
-function resizeToSource(grid: Uint8Array, W: number, H: number, t: ImageTransform): SemanticMap {
+function resizeToSource(
+  grid: Uint8Array,
+  W: number,
+  H: number,
+  t: ImageTransform,
+  remap: RemapLabels,
+): SemanticMap {
   const width = Math.round(t.srcWidth);
   const height = Math.round(t.srcHeight);
   const col = lookup(
@@ -133,28 +143,7 @@ function resizeToSource(grid: Uint8Array, W: number, H: number, t: ImageTransfor
     t.dstHeight,
   );
   const data = new Uint8Array(width * height);
-  // The columns inside the crop are one run (the lookup is monotonic): no per-pixel test. A row
-  // that samples the same grid row as the one above is a copy of it (upscaled maps).
-  let u0 = 0;
-  while (u0 < width && col[u0]! < 0) u0++;
-  let u1 = u0;
-  while (u1 < width && col[u1]! >= 0) u1++;
-  let previous = -1;
-  for (let v = 0; v < height; v++) {
-    const r = row[v]!;
-    if (r < 0) {
-      previous = -1;
-      continue;
-    }
-    const dst = v * width;
-    if (r === previous) {
-      data.copyWithin(dst + u0, dst - width + u0, dst - width + u1);
-      continue;
-    }
-    const src = r * W;
-    for (let u = u0; u < u1; u++) data[dst + u] = grid[src + col[u]!]!;
-    previous = r;
-  }
+  remap(grid, W, row, col, data);
   return { width, height, data };
 }
 

@@ -4,12 +4,16 @@ import type { Keypoint } from '../core/headResults';
 import { checkImageTransform, mapPointToSource } from './mapBoxToSource';
 import { readTensorAsFloat } from './readTensorAsFloat';
 import type { ImageTransform, Tensor } from '../core/tensor';
+import type { PlanePeaks } from '../core/outputKernels';
+import { planePeaksJs } from './outputKernelsJs';
 
 export interface HrnetDecodeOptions {
   /** 'NCHW' = [B, K, Hh, Wh] (default, ONNX); 'NHWC' = [B, Hh, Wh, K] (compiled AI Hub). */
   readonly layout?: 'NCHW' | 'NHWC';
   /** When given, the heatmaps must hold exactly this many joints. */
   readonly numKeypoints?: number;
+  /** The peak of each NCHW plane (default: the heads' own, planePeaksJs). */
+  readonly planePeaks?: PlanePeaks;
 }
 
 /** Peak of `n` values data[base + i * stride] (the first on ties): [value, i], -Infinity if none. */
@@ -21,19 +25,6 @@ function argmaxStrided(
 ): [number, number] {
   let best = -Infinity;
   let bi = 0;
-  if (stride === 1) {
-    // NCHW: one contiguous plane, read without an index multiply (five people's heatmaps are a
-    // quarter of a million values per frame; 0.25 ms here against 0.33 ms for the strided loop).
-    const end = base + n;
-    for (let i = base; i < end; i++) {
-      const v = data[i]!;
-      if (v > best) {
-        best = v;
-        bi = i;
-      }
-    }
-    return [best, bi - base];
-  }
   for (let p = 0; p < n; p++) {
     const v = data[base + p * stride]!;
     if (v > best) {
@@ -88,6 +79,11 @@ export function decodeHrnetHeatmaps(
   const kStride = nhwc ? 1 : plane;
   const pStride = nhwc ? K : 1;
   const at = (base: number, x: number, y: number): number => data[base + (y * Wh + x) * pStride]!;
+  // NCHW planes are contiguous: every plane of the crops in use in one call (five people's
+  // heatmaps are a quarter of a million values per frame).
+  const peaks = nhwc
+    ? undefined
+    : (options.planePeaks ?? planePeaksJs)(data.subarray(0, transforms.length * bStride), plane);
 
   return transforms.map((t, b) => {
     const sx = t.dstWidth / Wh;
@@ -95,7 +91,10 @@ export function decodeHrnetHeatmaps(
     const out: Keypoint[] = [];
     for (let k = 0; k < K; k++) {
       const base = b * bStride + k * kStride;
-      const [best, bi] = argmaxStrided(data, base, plane, pStride);
+      const q = b * K + k;
+      const [best, bi] = peaks
+        ? [peaks[2 * q]!, peaks[2 * q + 1]!]
+        : argmaxStrided(data, base, plane, pStride);
       let x = 0;
       let y = 0;
       if (best > 0) {

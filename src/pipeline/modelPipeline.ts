@@ -4,6 +4,8 @@ import { ModelManifest, requireModelFiles } from '../config/modelManifest';
 import { resolveModelManifest } from '../model/resolveModelManifest';
 import { ConfigError } from '../core/configError';
 import { EngineSession, ProviderReport, RunTimings, TensorInfo } from '../engine/engineSession';
+import { nativeOutputKernels } from '../engine/outputKernels';
+import type { OutputKernels } from '../core/outputKernels';
 import { Frame } from '../core/frame';
 import type { Tensor } from '../core/tensor';
 import type { Box, PersonPose } from '../core/headResults';
@@ -61,6 +63,9 @@ export class ModelPipeline {
     /** The keypoints its pose results carry (empty for other tasks). */
     readonly keypoints: KeypointLayout,
   ) {}
+
+  /** The heads' whole-tensor loops, run by the addon (same results as the heads' own). */
+  private readonly kernels: OutputKernels = nativeOutputKernels();
 
   get thresholds(): Thresholds {
     return this.currentThresholds;
@@ -151,6 +156,7 @@ export class ModelPipeline {
         m.name,
       );
       const map = decodeDeeplab(t, r.transform, {
+        remapLabels: this.kernels.remapLabels,
         format: o.format === 'semantic-logits' ? 'logits' : 'labels',
         ...(o.format === 'semantic-logits' ? { layout: o.logits.layout } : {}),
       });
@@ -278,6 +284,7 @@ export class ModelPipeline {
         {
           layout: o.heatmaps.layout,
           numKeypoints,
+          planePeaks: this.kernels.planePeaks,
         },
       );
       headMs += performance.now() - h0;

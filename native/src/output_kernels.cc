@@ -1,0 +1,140 @@
+#include "output_kernels.h"
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
+#endif
+
+namespace htp {
+namespace {
+
+// The largest value of p[0..n) that is not NaN, -Infinity if none. MAXPS returns its second
+// operand when either is NaN and FMAXNM the number, so a NaN never enters the running maximum.
+float PlaneMax(const float* p, size_t n) {
+  size_t i = 0;
+  float m = -std::numeric_limits<float>::infinity();
+#if defined(__x86_64__)
+  __m128 acc = _mm_set1_ps(m);
+  for (; i + 4 <= n; i += 4) acc = _mm_max_ps(_mm_loadu_ps(p + i), acc);
+  float lanes[4];
+  _mm_storeu_ps(lanes, acc);
+  for (float v : lanes) m = v > m ? v : m;
+#elif defined(__aarch64__)
+  float32x4_t acc = vdupq_n_f32(m);
+  for (; i + 4 <= n; i += 4) acc = vmaxnmq_f32(acc, vld1q_f32(p + i));
+  m = vmaxnmvq_f32(acc);
+#endif
+  for (; i < n; ++i) m = p[i] > m ? p[i] : m;
+  return m;
+}
+
+[[noreturn]] void ThrowType(Napi::Env env, const std::string& what) {
+  throw Napi::TypeError::New(env, what);
+}
+[[noreturn]] void ThrowRange(Napi::Env env, const std::string& what) {
+  throw Napi::RangeError::New(env, what);
+}
+
+template <typename A>
+A TypedArg(const Napi::CallbackInfo& info, size_t i, napi_typedarray_type type, const char* what) {
+  if (info.Length() <= i || !info[i].IsTypedArray() ||
+      info[i].As<Napi::TypedArray>().TypedArrayType() != type) {
+    ThrowType(info.Env(), std::string(what));
+  }
+  return info[i].As<A>();
+}
+
+size_t CountArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
+  if (info.Length() <= i || !info[i].IsNumber()) ThrowType(info.Env(), std::string(what) + " must be a number");
+  const double v = info[i].As<Napi::Number>().DoubleValue();
+  if (!(v >= 1 && v <= 1e9) || std::floor(v) != v) {
+    ThrowRange(info.Env(), std::string(what) + " must be a whole number >= 1");
+  }
+  return static_cast<size_t>(v);
+}
+
+}  // namespace
+
+Napi::Value PlanePeaks(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto data = TypedArg<Napi::Float32Array>(info, 0, napi_float32_array, "planePeaks: data must be a Float32Array");
+  const size_t plane = CountArg(info, 1, "planePeaks: planeSize");
+  const size_t n = data.ElementLength();
+  if (n % plane != 0) {
+    ThrowRange(env, "planePeaks: " + std::to_string(n) + " values are not whole planes of " +
+                        std::to_string(plane));
+  }
+  const size_t planes = n / plane;
+  Napi::Float64Array out = Napi::Float64Array::New(env, 2 * planes);
+  const float* p = data.Data();
+  for (size_t k = 0; k < planes; ++k) {
+    const float* q = p + k * plane;
+    const float m = PlaneMax(q, plane);
+    size_t at = 0;
+    if (m != -std::numeric_limits<float>::infinity()) {
+      while (q[at] != m) ++at;  // found: m is one of the values
+    }
+    out[2 * k] = m == -std::numeric_limits<float>::infinity() ? m : q[at];
+    out[2 * k + 1] = static_cast<double>(at);
+  }
+  return out;
+}
+
+Napi::Value RemapLabels(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto grid = TypedArg<Napi::Uint8Array>(info, 0, napi_uint8_array, "remapLabels: grid must be a Uint8Array");
+  const size_t grid_width = CountArg(info, 1, "remapLabels: gridWidth");
+  auto rows = TypedArg<Napi::Int32Array>(info, 2, napi_int32_array, "remapLabels: rows must be an Int32Array");
+  auto cols = TypedArg<Napi::Int32Array>(info, 3, napi_int32_array, "remapLabels: cols must be an Int32Array");
+  auto out = TypedArg<Napi::Uint8Array>(info, 4, napi_uint8_array, "remapLabels: out must be a Uint8Array");
+  const size_t width = cols.ElementLength(), height = rows.ElementLength();
+  if (out.ElementLength() != width * height) {
+    ThrowRange(env, "remapLabels: out holds " + std::to_string(out.ElementLength()) +
+                        " pixels, rows x cols is " + std::to_string(width * height));
+  }
+  const size_t grid_rows = grid.ElementLength() / grid_width;
+  const int32_t* r = rows.Data();
+  const int32_t* c = cols.Data();
+  for (size_t v = 0; v < height; ++v) {
+    if (r[v] >= 0 && static_cast<size_t>(r[v]) >= grid_rows) ThrowRange(env, "remapLabels: a row is outside the grid");
+  }
+  // Columns inside the grid form one run (the lookup is monotonic); checked, not assumed.
+  size_t u0 = 0;
+  while (u0 < width && c[u0] < 0) ++u0;
+  size_t u1 = u0;
+  while (u1 < width && c[u1] >= 0) {
+    if (static_cast<size_t>(c[u1]) >= grid_width) ThrowRange(env, "remapLabels: a column is outside the grid");
+    ++u1;
+  }
+  for (size_t u = u1; u < width; ++u) {
+    if (c[u] >= 0) ThrowRange(env, "remapLabels: the columns inside the grid are not one run");
+  }
+  const uint8_t* g = grid.Data();
+  uint8_t* o = out.Data();
+  int32_t previous = -1;
+  for (size_t v = 0; v < height; ++v) {
+    if (r[v] < 0) {
+      previous = -1;
+      continue;
+    }
+    uint8_t* dst = o + v * width;
+    if (r[v] == previous) {
+      std::memcpy(dst + u0, dst - width + u0, u1 - u0);  // an upscaled map repeats rows
+      continue;
+    }
+    const uint8_t* src = g + static_cast<size_t>(r[v]) * grid_width;
+    for (size_t u = u0; u < u1; ++u) dst[u] = src[c[u]];
+    previous = r[v];
+  }
+  return env.Undefined();
+}
+
+}  // namespace htp

@@ -1,0 +1,29 @@
+/**
+ * Loops over a whole output tensor that the task heads run every frame, as functions the heads
+ * take: the heads carry TypeScript versions (pure, the default) and the pipeline hands in the
+ * engine addon's (src/engine/outputKernels.ts), which give the same results several times faster.
+ */
+
+/**
+ * Per consecutive plane of `planeSize` values: its largest value (NaN never wins; -Infinity when
+ * the plane has none) and the first index holding it (0 when none), as
+ * [value0, index0, value1, index1, ...]. `data.length` must be whole planes.
+ */
+export type PlanePeaks = (data: Float32Array, planeSize: number) => Float64Array;
+
+/**
+ * Nearest-label resize: out[v * cols.length + u] = grid[rows[v] * gridWidth + cols[u]] where
+ * rows[v] >= 0 and cols[u] >= 0 (the columns >= 0 are one run); other pixels are left as they are.
+ */
+export type RemapLabels = (
+  grid: Uint8Array,
+  gridWidth: number,
+  rows: Int32Array,
+  cols: Int32Array,
+  out: Uint8Array,
+) => void;
+
+export interface OutputKernels {
+  readonly planePeaks: PlanePeaks;
+  readonly remapLabels: RemapLabels;
+}
