@@ -143,7 +143,7 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
   // then gathers and blends per channel (gather_blend.h): per-input-pixel byte loads and int to
   // float conversions were most of this function's time on 520x520 and 256x192 crops.
   int span_lo = 0, span = 0;
-  std::vector<int> rel0, rel1;
+  GatherPlan gather;
   std::vector<uint8_t> span_bytes;
   std::vector<float> span_planes;
   if (!exact_grid) {
@@ -151,14 +151,15 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
     const auto [lo1, hi1] = std::minmax_element(ax.i1.begin(), ax.i1.end());
     span_lo = std::min(*lo0, *lo1);
     span = std::max(*hi0, *hi1) - span_lo + 1;
-    rel0.resize(nx);
-    rel1.resize(nx);
+    std::vector<int> rel0(nx), rel1(nx);
     for (int i = 0; i < nx; ++i) {
       rel0[i] = ax.i0[i] - span_lo;
       rel1[i] = ax.i1[i] - span_lo;
     }
+    gather = PlanGather(rel0.data(), rel1.data(), ax.w1.data(), nx);
     span_bytes.resize(3 * static_cast<size_t>(span));
-    span_planes.resize(3 * static_cast<size_t>(span));
+    // The last plane's windows may reach kGatherRowSlack values past it (zeros, never sampled).
+    span_planes.resize(3 * static_cast<size_t>(span) + kGatherRowSlack);
   }
   auto resample_rows = [&](int j_begin, int j_end, float* scratch) {
     float* row_buf[2] = {scratch, scratch + row_floats};
@@ -167,8 +168,8 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
     auto horizontal = [&](int sy, float* dst) {
       SourceRowPlanes<E>(f, sy, span_lo, span, span_bytes.data(), span_planes.data());
       for (int c = 0; c < 3; ++c) {
-        GatherBlend(span_planes.data() + static_cast<size_t>(c) * span, rel0.data(), rel1.data(),
-                    ax.w1.data(), nx, dst + static_cast<size_t>(c) * nx);
+        GatherBlend(span_planes.data() + static_cast<size_t>(c) * span, gather,
+                    dst + static_cast<size_t>(c) * nx);
       }
     };
     auto source_row = [&](int sy, int keep) -> const float* {
