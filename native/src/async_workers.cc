@@ -51,12 +51,13 @@ void LoadWorker::Execute() {
 void LoadWorker::OnOK() { deferred_.Resolve(wrap_(Env(), core_)); }
 
 RunWorker::RunWorker(Napi::Env env, std::shared_ptr<SessionCore> core, Napi::Uint8Array frame_data, FrameView frame,
-                     Roi roi, KeyValues run_options)
+                     std::vector<Roi> rois, bool many, KeyValues run_options)
     : PromiseWorker(env, "htp_engine.run"),
       core_(std::move(core)),
       frame_ref_(Napi::Persistent(frame_data)),
       frame_(frame),
-      roi_(roi),
+      rois_(std::move(rois)),
+      many_(many),
       run_options_(std::move(run_options)),
       called_(Clock::now()) {
   core_->in_flight++;
@@ -71,13 +72,28 @@ void RunWorker::Release() {
 
 void RunWorker::Execute() {
   started_ = Clock::now();
-  Guard([&] { output_ = core_->Run(frame_, roi_, run_options_); });
+  Guard([&] {
+    for (const Roi& roi : rois_) {
+      outputs_.push_back(core_->Run(frame_, roi, run_options_));
+      ended_.push_back(Clock::now());
+    }
+  });
 }
 
 void RunWorker::OnOK() {
   Release();
   Napi::Env env = Env();
-  deferred_.Resolve(RunOutputToJs(env, std::move(output_), Ms(called_, started_), Ms(called_, Clock::now())));
+  if (!many_) {
+    deferred_.Resolve(RunOutputToJs(env, std::move(outputs_[0]), Ms(called_, started_), Ms(called_, Clock::now())));
+    return;
+  }
+  // Only the first region waited for the hand-over; each total runs from the call to its end.
+  Napi::Array all = Napi::Array::New(env, outputs_.size());
+  for (uint32_t i = 0; i < outputs_.size(); ++i) {
+    const double queue_ms = i == 0 ? Ms(called_, started_) : 0.0;
+    all.Set(i, RunOutputToJs(env, std::move(outputs_[i]), queue_ms, Ms(called_, ended_[i])));
+  }
+  deferred_.Resolve(all);
 }
 
 void RunWorker::OnError(const Napi::Error& e) {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "session_core.h"
 
@@ -57,12 +58,15 @@ class LoadWorker : public PromiseWorker {
   std::shared_ptr<SessionCore> core_;
 };
 
-// session.run: counts itself in core->in_flight from construction until just before the promise
-// settles (so a continuation may dispose at once), and keeps the frame's bytes referenced until then.
+// session.run and session.runMany: counts itself in core->in_flight from construction until just
+// before the promise settles (so a continuation may dispose at once), and keeps the frame's bytes
+// referenced until then. runMany runs its regions back to back on one worker (a top-down model's
+// crops of one frame: one hand-over instead of one per person) and resolves to an array; the
+// first failure rejects the whole call.
 class RunWorker : public PromiseWorker {
  public:
-  RunWorker(Napi::Env env, std::shared_ptr<SessionCore> core, Napi::Uint8Array frame_data, FrameView frame, Roi roi,
-            KeyValues run_options);
+  RunWorker(Napi::Env env, std::shared_ptr<SessionCore> core, Napi::Uint8Array frame_data, FrameView frame,
+            std::vector<Roi> rois, bool many, KeyValues run_options);
   ~RunWorker() override;
   void Execute() override;
   void OnOK() override;
@@ -75,10 +79,12 @@ class RunWorker : public PromiseWorker {
   std::shared_ptr<SessionCore> core_;
   Napi::Reference<Napi::Uint8Array> frame_ref_;
   FrameView frame_;
-  Roi roi_;
+  std::vector<Roi> rois_;
+  bool many_;
   KeyValues run_options_;
   Clock::time_point called_, started_;
-  RunOutput output_;
+  std::vector<RunOutput> outputs_;
+  std::vector<Clock::time_point> ended_;
   bool counted_ = true;
 };
 

@@ -34,6 +34,7 @@ Napi::Function EngineSession::Define(Napi::Env env) {
   Napi::Function f = DefineClass(env, "EngineSession",
                                  {InstanceMethod("info", &EngineSession::Info),
                                   InstanceMethod("run", &EngineSession::Run),
+                                  InstanceMethod("runMany", &EngineSession::RunMany),
                                   InstanceMethod("setDynamicOptions", &EngineSession::SetDynamicOptions),
                                   InstanceMethod("dispose", &EngineSession::Dispose),
                                   InstanceAccessor("inFlight", &EngineSession::InFlight, nullptr)});
@@ -90,7 +91,30 @@ Napi::Value EngineSession::Run(const Napi::CallbackInfo& info) {
     const FrameView frame = ReadFrame(info[0], &data);
     const Roi roi = ReadRoi(info[1]);
     KeyValues run_options = ReadStringMap(info[2], "runOptions");
-    auto* w = new RunWorker(env, core_, data, frame, roi, std::move(run_options));
+    auto* w = new RunWorker(env, core_, data, frame, {roi}, false, std::move(run_options));
+    Napi::Promise p = w->Promise();
+    w->Queue();
+    return p;
+  } catch (const Napi::Error& e) {
+    return Rejected(env, e);
+  }
+}
+
+Napi::Value EngineSession::RunMany(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  try {
+    CheckLive(env);
+    if (core_->in_flight > 0)
+      throw CodedError(env, "ERR_BUSY", "a run is already in flight on this session; runs are not queued");
+    Napi::Uint8Array data;
+    const FrameView frame = ReadFrame(info[0], &data);
+    if (!info[1].IsArray() || info[1].As<Napi::Array>().Length() == 0)
+      throw CodedError(env, "ERR_ROI_INVALID", "runMany(frame, rois): rois: expected a non-empty array");
+    Napi::Array list = info[1].As<Napi::Array>();
+    std::vector<Roi> rois;
+    for (uint32_t i = 0; i < list.Length(); ++i) rois.push_back(ReadRoi(list.Get(i)));
+    KeyValues run_options = ReadStringMap(info[2], "runOptions");
+    auto* w = new RunWorker(env, core_, data, frame, std::move(rois), true, std::move(run_options));
     Napi::Promise p = w->Promise();
     w->Queue();
     return p;

@@ -9,6 +9,9 @@
 //                                            every fault (argument types included) rejects, with
 //                                            ERR_DISPOSED, ERR_BUSY (one run at a time),
 //                                            ERR_FRAME_INVALID, ERR_ROI_INVALID or ERR_RUNTIME
+//   session.runMany(frame, rois, o) async -> Promise<[{outputs, transform, timings}, ...]>, one per
+//                                            region, run back to back on one worker; rejects as
+//                                            run() does, on the first region that fails
 //   session.setDynamicOptions(obj)  sync  -> throws Error{code} (ERR_DISPOSED, ERR_RUNTIME)
 //   session.dispose()               sync  -> throws ERR_BUSY while a run is in flight; idempotent
 //   session.inFlight                sync  -> number of runs not yet settled
@@ -32,6 +35,7 @@ class EngineSession : public Napi::ObjectWrap<EngineSession> {
  private:
   Napi::Value Info(const Napi::CallbackInfo& info);
   Napi::Value Run(const Napi::CallbackInfo& info);
+  Napi::Value RunMany(const Napi::CallbackInfo& info);
   Napi::Value SetDynamicOptions(const Napi::CallbackInfo& info);
   Napi::Value Dispose(const Napi::CallbackInfo& info);
   Napi::Value InFlight(const Napi::CallbackInfo& info);

@@ -83,6 +83,12 @@ export interface NativeSession {
     roi: NativeRoi | null,
     runOptions: Record<string, string>,
   ): Promise<NativeRunResult>;
+  /** run() for each region of one frame, back to back on one worker; rejects on the first fault. */
+  runMany(
+    frame: NativeFrame,
+    rois: readonly (NativeRoi | null)[],
+    runOptions: Record<string, string>,
+  ): Promise<NativeRunResult[]>;
   setDynamicOptions(options: Record<string, string>): void;
   dispose(): void;
   readonly inFlight: number;

@@ -197,6 +197,32 @@ describe('native addon boundary', function () {
         /is empty, too large or does not overlap/,
       ],
       [
+        'runMany without a list of regions',
+        () => s.runMany(frame('rgb8'), null as never, {}),
+        'Error',
+        'ERR_ROI_INVALID',
+        /^runMany\(frame, rois\): rois: expected a non-empty array$/,
+      ],
+      [
+        'runMany with a mistyped region',
+        () => s.runMany(frame('rgb8'), [null, { x: 0, y: 0, width: 4 }] as never, {}),
+        'TypeError',
+        'ERR_ROI_INVALID',
+        /^roi\.height: expected number$/,
+      ],
+      [
+        'runMany with a region that fails on the worker, after one that runs',
+        () =>
+          s.runMany(
+            frame('rgb8'),
+            [null, { x: 0.5, y: 0, width: 2, height: 2, outside: 'reject' }],
+            {},
+          ),
+        'Error',
+        'ERR_ROI_INVALID',
+        /not whole pixels/,
+      ],
+      [
         'a fractional roi without pad, checked on the worker',
         () => s.run(frame('rgb8'), { x: 0.5, y: 0, width: 2, height: 2, outside: 'reject' }, {}),
         'Error',

@@ -128,4 +128,50 @@ describe("engine ROI outside: 'pad' (top-down affine crop)", function () {
       s.dispose();
     }
   });
+
+  it('runMany: every crop of a frame in one call, each as its own run() gives it', async () => {
+    const s = await EngineSession.load({
+      threads: 1,
+      model: model('id_dynamic.onnx'),
+      preprocess: { width: IN_W, height: IN_H, resize: 'stretch', padValue: 77 },
+    });
+    try {
+      const frame = rampFrame();
+      const regions = Object.values(EDGE_BOXES).map((box) => ({
+        ...planHrnetCrop(box, W, H, { inputWidth: IN_W, inputHeight: IN_H }).region,
+        outside: 'pad' as const,
+      }));
+      regions.push({ x: 10, y: 5, width: 24, height: 32, outside: 'reject' as never });
+      const many = await s.runMany(frame, regions);
+      assert.equal(many.length, regions.length);
+      for (const [i, roi] of regions.entries()) {
+        const one = await s.run(frame, roi);
+        assert.deepEqual(many[i]!.transform, one.transform, `crop ${i}: transform`);
+        const a = many[i]!.outputs[0]!.data as Float32Array;
+        const b = one.outputs[0]!.data as Float32Array;
+        assert.ok(Buffer.from(a.buffer).equals(Buffer.from(b.buffer)), `crop ${i}: pixels`);
+        assert.ok(many[i]!.timings.preprocessMs > 0, `crop ${i}: its own preprocessing time`);
+      }
+      // One hand-over: only the first crop waited for the worker.
+      assert.ok(many.slice(1).every((r) => r.timings.queueMs === 0));
+      assert.deepEqual(await s.runMany(frame, []), []);
+      // One region that does not fit rejects the call, as run() would, naming the fault.
+      await assert.rejects(
+        s.runMany(frame, [regions[0]!, { x: W, y: 0, width: 10, height: 10, outside: 'pad' }]),
+        (e: unknown) =>
+          e instanceof EngineError &&
+          e.code === 'ERR_ROI_INVALID' &&
+          /does not overlap/.test(e.message),
+      );
+      // A session is usable after a rejected call, and one call at a time.
+      const first = s.runMany(frame, regions);
+      await assert.rejects(
+        s.runMany(frame, regions),
+        (e: unknown) => e instanceof EngineError && e.code === 'ERR_BUSY',
+      );
+      assert.equal((await first).length, regions.length);
+    } finally {
+      s.dispose();
+    }
+  });
 });
