@@ -81,26 +81,12 @@ Napi::Value EngineSession::Info(const Napi::CallbackInfo& info) {
   return SessionInfoToJs(info.Env(), *core_);
 }
 
-Napi::Value EngineSession::Run(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  try {
-    CheckLive(env);
-    if (core_->in_flight > 0)
-      throw CodedError(env, "ERR_BUSY", "a run is already in flight on this session; runs are not queued");
-    Napi::Uint8Array data;
-    const FrameView frame = ReadFrame(info[0], &data);
-    const Roi roi = ReadRoi(info[1]);
-    KeyValues run_options = ReadStringMap(info[2], "runOptions");
-    auto* w = new RunWorker(env, core_, data, frame, {roi}, false, std::move(run_options));
-    Napi::Promise p = w->Promise();
-    w->Queue();
-    return p;
-  } catch (const Napi::Error& e) {
-    return Rejected(env, e);
-  }
-}
+Napi::Value EngineSession::Run(const Napi::CallbackInfo& info) { return StartRun(info, false); }
 
-Napi::Value EngineSession::RunMany(const Napi::CallbackInfo& info) {
+Napi::Value EngineSession::RunMany(const Napi::CallbackInfo& info) { return StartRun(info, true); }
+
+// run(frame, roi, options) / runMany(frame, rois, options): every fault rejects, nothing throws.
+Napi::Value EngineSession::StartRun(const Napi::CallbackInfo& info, bool many) {
   Napi::Env env = info.Env();
   try {
     CheckLive(env);
@@ -108,13 +94,17 @@ Napi::Value EngineSession::RunMany(const Napi::CallbackInfo& info) {
       throw CodedError(env, "ERR_BUSY", "a run is already in flight on this session; runs are not queued");
     Napi::Uint8Array data;
     const FrameView frame = ReadFrame(info[0], &data);
-    if (!info[1].IsArray() || info[1].As<Napi::Array>().Length() == 0)
-      throw CodedError(env, "ERR_ROI_INVALID", "runMany(frame, rois): rois: expected a non-empty array");
-    Napi::Array list = info[1].As<Napi::Array>();
     std::vector<Roi> rois;
-    for (uint32_t i = 0; i < list.Length(); ++i) rois.push_back(ReadRoi(list.Get(i)));
+    if (!many) {
+      rois.push_back(ReadRoi(info[1]));
+    } else {
+      if (!info[1].IsArray() || info[1].As<Napi::Array>().Length() == 0)
+        throw CodedError(env, "ERR_ROI_INVALID", "runMany(frame, rois): rois: expected a non-empty array");
+      Napi::Array list = info[1].As<Napi::Array>();
+      for (uint32_t i = 0; i < list.Length(); ++i) rois.push_back(ReadRoi(list.Get(i)));
+    }
     KeyValues run_options = ReadStringMap(info[2], "runOptions");
-    auto* w = new RunWorker(env, core_, data, frame, std::move(rois), true, std::move(run_options));
+    auto* w = new RunWorker(env, core_, data, frame, std::move(rois), many, std::move(run_options));
     Napi::Promise p = w->Promise();
     w->Queue();
     return p;

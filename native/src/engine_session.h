@@ -36,6 +36,7 @@ class EngineSession : public Napi::ObjectWrap<EngineSession> {
   Napi::Value Info(const Napi::CallbackInfo& info);
   Napi::Value Run(const Napi::CallbackInfo& info);
   Napi::Value RunMany(const Napi::CallbackInfo& info);
+  Napi::Value StartRun(const Napi::CallbackInfo& info, bool many);
   Napi::Value SetDynamicOptions(const Napi::CallbackInfo& info);
   Napi::Value Dispose(const Napi::CallbackInfo& info);
   Napi::Value InFlight(const Napi::CallbackInfo& info);

@@ -89,40 +89,15 @@ interface StandinGraph {
 }
 
 /**
- * A uint8 output (the argmax mask) stays uint8 all the way, as on the HTP, where the CPU only
- * receives the mask: the input's one quantized value, clamped to zero by Min, then Max with the
- * fixed mask. (The float form, a float Add then a Cast over 520x520 values, cost 0.2 ms of CPU
- * per frame that the HTP path does not.)
+ * The graph reads the input's first quantized value and turns it into a zero of the output's
+ * rank, added to the fixed output. A float output: dequantized, times 0, Add. A uint8 output (the
+ * argmax mask) stays uint8 all the way, as on the HTP, where the CPU only receives the mask: Min
+ * with 0, then Max with the fixed mask (a float Add and a Cast over 520x520 values cost 0.2 ms of
+ * CPU per frame that the HTP path does not).
  */
-function standinUint8GraphBytes(g: StandinGraph): Uint8Array {
-  const rank = g.outputDims.length;
-  return modelProto({
-    name: g.name,
-    producer: 'htp_perception bench:e2e',
-    initializers: [
-      tensorProto('in_s', ONNX_FLOAT, [], f32([g.inputScale])),
-      tensorProto('in_z', ONNX_UINT8, [], [g.inputZero]),
-      tensorProto('starts', ONNX_INT64, [4], i64([0, 0, 0, 0])),
-      tensorProto('ends', ONNX_INT64, [4], i64([1, 1, 1, 1])),
-      tensorProto('zero', ONNX_UINT8, [], [0]),
-      tensorProto('ones', ONNX_INT64, [rank], i64(new Array<number>(rank).fill(1))),
-      tensorProto('fixed', ONNX_UINT8, [...g.outputDims], [...Uint8Array.from(g.fixed)]),
-    ],
-    nodes: [
-      nodeProto('QuantizeLinear', 'q_in', [g.input, 'in_s', 'in_z'], ['xq']),
-      nodeProto('Slice', 'one_value', ['xq', 'starts', 'ends'], ['pq']),
-      nodeProto('Min', 'to_zero', ['pq', 'zero'], ['z4']),
-      nodeProto('Reshape', 'to_output_rank', ['z4', 'ones'], ['z']),
-      nodeProto('Max', 'with_fixed', ['fixed', 'z'], [g.output]),
-    ],
-    inputs: [valueInfoProto(g.input, ONNX_FLOAT, [...g.inputDims])],
-    outputs: [valueInfoProto(g.output, ONNX_UINT8, [...g.outputDims])],
-  });
-}
-
 function standinGraphBytes(g: StandinGraph): Uint8Array {
-  if (g.outputUint8) return standinUint8GraphBytes(g);
   const rank = g.outputDims.length;
+  const u8 = g.outputUint8 === true;
   return modelProto({
     name: g.name,
     producer: 'htp_perception bench:e2e',
@@ -131,21 +106,29 @@ function standinGraphBytes(g: StandinGraph): Uint8Array {
       tensorProto('in_z', ONNX_UINT8, [], [g.inputZero]),
       tensorProto('starts', ONNX_INT64, [4], i64([0, 0, 0, 0])),
       tensorProto('ends', ONNX_INT64, [4], i64([1, 1, 1, 1])),
-      tensorProto('zero', ONNX_FLOAT, [], f32([0])),
+      u8 ? tensorProto('zero', ONNX_UINT8, [], [0]) : tensorProto('zero', ONNX_FLOAT, [], f32([0])),
       tensorProto('ones', ONNX_INT64, [rank], i64(new Array<number>(rank).fill(1))),
-      tensorProto('fixed', ONNX_FLOAT, [...g.outputDims], [...Buffer.from(g.fixed.buffer)]),
+      u8
+        ? tensorProto('fixed', ONNX_UINT8, [...g.outputDims], [...Uint8Array.from(g.fixed)])
+        : tensorProto('fixed', ONNX_FLOAT, [...g.outputDims], [...Buffer.from(g.fixed.buffer)]),
     ],
     nodes: [
       nodeProto('QuantizeLinear', 'q_in', [g.input, 'in_s', 'in_z'], ['xq']),
       nodeProto('Slice', 'one_value', ['xq', 'starts', 'ends'], ['pq']),
-      nodeProto('DequantizeLinear', 'dq_one', ['pq', 'in_s', 'in_z'], ['p']),
-      nodeProto('Mul', 'times_zero', ['p', 'zero'], ['z4']),
-      // [1,1,1,1] -> all ones in the output's rank, so the sum keeps the output's shape.
+      ...(u8
+        ? [nodeProto('Min', 'to_zero', ['pq', 'zero'], ['z4'])]
+        : [
+            nodeProto('DequantizeLinear', 'dq_one', ['pq', 'in_s', 'in_z'], ['p']),
+            nodeProto('Mul', 'times_zero', ['p', 'zero'], ['z4']),
+          ]),
+      // [1,1,1,1] -> all ones in the output's rank, so the result keeps the output's shape.
       nodeProto('Reshape', 'to_output_rank', ['z4', 'ones'], ['z']),
-      nodeProto('Add', 'plus_fixed', ['fixed', 'z'], [g.output]),
+      u8
+        ? nodeProto('Max', 'with_fixed', ['fixed', 'z'], [g.output])
+        : nodeProto('Add', 'plus_fixed', ['fixed', 'z'], [g.output]),
     ],
     inputs: [valueInfoProto(g.input, ONNX_FLOAT, [...g.inputDims])],
-    outputs: [valueInfoProto(g.output, ONNX_FLOAT, [...g.outputDims])],
+    outputs: [valueInfoProto(g.output, u8 ? ONNX_UINT8 : ONNX_FLOAT, [...g.outputDims])],
   });
 }
 
