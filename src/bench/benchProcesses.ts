@@ -1,5 +1,6 @@
 import { packagePath } from '../packageRoot';
 import { LineProcess } from './lineProcess';
+import { FRAME_NODE_FLAGS } from '../nodes/frameNodeFlags';
 
 /**
  * Extra Node.js flags for the measured node or container (HTP_BENCH_NODE_FLAGS, e.g.
@@ -10,13 +11,17 @@ function profilingFlags(): string[] {
   return (process.env.HTP_BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
 }
 
-/** A perception node process for a benchmark: `__node:=name`, `image:=topic`, `-p` parameters. */
+/**
+ * A perception node process for a benchmark, started as its launcher starts it
+ * (FRAME_NODE_FLAGS): `__node:=name`, `image:=topic`, `-p` parameters.
+ */
 export function startBenchNode(
   name: string,
   topic: string,
   parameters: Readonly<Record<string, string>>,
 ): LineProcess {
   const args = [
+    ...FRAME_NODE_FLAGS,
     ...profilingFlags(),
     packagePath('dist', 'src', 'nodes', 'perceptionNode.js'),
     '--ros-args',
@@ -35,6 +40,7 @@ export function startBenchContainer(paramsFile: string, topic: string): LineProc
     'perception container',
     'node',
     [
+      ...FRAME_NODE_FLAGS,
       ...profilingFlags(),
       packagePath('dist', 'src', 'nodes', 'perceptionContainer.js'),
       '--ros-args',

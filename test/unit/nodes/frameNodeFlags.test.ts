@@ -1,0 +1,25 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { FRAME_NODE_FLAGS } from '../../../src/nodes/frameNodeFlags';
+import { repoPath } from '../../support/paths';
+
+describe('nodes/frameNodeFlags', () => {
+  const cmake = fs.readFileSync(repoPath('CMakeLists.txt'), 'utf8');
+
+  it('the launchers start frame-receiving executables with the flags the benchmarks use', () => {
+    const flags = /^set\(HTP_FRAME_NODE_FLAGS "([^"]*)"\)$/m.exec(cmake);
+    assert.ok(flags, 'HTP_FRAME_NODE_FLAGS in CMakeLists.txt');
+    assert.equal(flags[1], FRAME_NODE_FLAGS.join(' '));
+    assert.ok(FRAME_NODE_FLAGS.includes('--no-memory-reducer'));
+  });
+
+  it('names every node executable that receives camera frames', () => {
+    const exes = /^set\(HTP_FRAME_NODE_EXECUTABLES ([^)]*)\)$/m.exec(cmake);
+    assert.ok(exes, 'HTP_FRAME_NODE_EXECUTABLES in CMakeLists.txt');
+    assert.deepEqual((exes[1] ?? '').split(' ').sort(), [
+      'detector_node',
+      'perception_container',
+      'perception_node',
+    ]);
+  });
+});
