@@ -1,0 +1,193 @@
+/**
+ * npm run bench:preprocess [-- --iterations 300 --json out.json]
+ *
+ * The preprocessing of bench:e2e's stand-in container on a 640x480 camera photo, through the
+ * addon's vector paths and, in a child process with HTP_ENGINE_SIMD=off, through the plain loops
+ * they replace (same bytes, checked by test/integration/engine/simdPaths.test.ts): the detector's
+ * 640x640 letterbox (on the source grid), segmentation's 520x520 letterbox and top-down pose's
+ * five person crops (256x192, one runMany per frame). Reports p50 / p95 of the engine's
+ * preprocessing time per call (per crop for pose), INT8 stand-ins fed uint8 as the nodes feed them.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Frame } from '../core/frame';
+import { resolveModelReference } from '../config/perceptionConfig';
+import { planHrnetCrop } from '../heads/planHrnetCrop';
+import { packagePath } from '../packageRoot';
+import { ModelPipeline } from '../pipeline/modelPipeline';
+import { formatTable } from '../util/formatTable';
+import { percentile } from '../util/percentile';
+import { printedHelp } from '../util/commandHelp';
+import { BenchFlags, parseBenchArgs } from './benchArgs';
+import { writeBenchFrames } from './e2eFrames';
+import { STANDIN_PEOPLE, writeHtpStandinContainer } from './htpStandinModel';
+
+/** Printed by --help: this file's header. */
+const USAGE = `npm run bench:preprocess [-- --iterations 300 --json out.json]
+
+The preprocessing of bench:e2e's stand-in container on a 640x480 camera photo, through the
+addon's vector paths and, in a child process with HTP_ENGINE_SIMD=off, through the plain loops
+they replace (same bytes, checked by test/integration/engine/simdPaths.test.ts): the detector's
+640x640 letterbox (on the source grid), segmentation's 520x520 letterbox and top-down pose's
+five person crops (256x192, one runMany per frame). Reports p50 / p95 of the engine's
+preprocessing time per call (per crop for pose), INT8 stand-ins fed uint8 as the nodes feed them.`;
+
+const W = 640;
+const H = 480;
+/** Where the child writes its figures (internal flag). */
+const CHILD_FLAG = '--child-out';
+
+type Figures = Record<'detector' | 'segmentation' | 'pose crop', { p50: number; p95: number }>;
+
+async function measure(iterations: number, dir: string, frameFile: string): Promise<Figures> {
+  const params = fs.readFileSync(path.join(dir, 'htp-standin-container.yaml'), 'utf8');
+  const manifest = (name: string): string => {
+    const m = new RegExp(`"([^"]*${name}\\.manifest\\.json)"`).exec(params);
+    if (!m?.[1]) throw new Error(`no ${name} in the stand-in container's parameters`);
+    return m[1];
+  };
+  const load = (name: string): Promise<ModelPipeline> =>
+    ModelPipeline.load(resolveModelReference(manifest(name)), {
+      provider: 'cpu',
+      precision: 'int8',
+      threads: 1,
+    });
+  const [det, seg, pose] = [
+    await load('htp-standin'),
+    await load('htp-standin-seg'),
+    await load('htp-standin-pose'),
+  ];
+  const frame: Frame = {
+    data: new Uint8Array(fs.readFileSync(frameFile)),
+    width: W,
+    height: H,
+    step: W * 3,
+    encoding: 'rgb8',
+  };
+  // The stand-in's five people, from the detector's 640x640 letterbox back to the 640x480 frame.
+  const padY = (640 - H) / 2;
+  const crops = STANDIN_PEOPLE.map((p) => ({
+    ...planHrnetCrop(
+      {
+        x1: p.cx - p.w / 2,
+        y1: p.cy - p.h / 2 - padY,
+        x2: p.cx + p.w / 2,
+        y2: p.cy + p.h / 2 - padY,
+      },
+      W,
+      H,
+    ).region,
+    outside: 'pad' as const,
+  }));
+  const t = { detector: [] as number[], segmentation: [] as number[], 'pose crop': [] as number[] };
+  try {
+    for (let i = 0; i < iterations + 10; i++) {
+      const d = await det.session.run(frame);
+      const s = await seg.session.run(frame);
+      const p = await pose.session.runMany(frame, crops);
+      if (i < 10) continue; // warm-up
+      t.detector.push(d.timings.preprocessMs);
+      t.segmentation.push(s.timings.preprocessMs);
+      t['pose crop'].push(...p.map((r) => r.timings.preprocessMs));
+    }
+  } finally {
+    for (const m of [det, seg, pose]) m.session.dispose();
+  }
+  const q = (a: number[]): { p50: number; p95: number } => ({
+    p50: +percentile(a, 50).toFixed(3),
+    p95: +percentile(a, 95).toFixed(3),
+  });
+  return {
+    detector: q(t.detector),
+    segmentation: q(t.segmentation),
+    'pose crop': q(t['pose crop']),
+  };
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (printedHelp(argv, USAGE)) return;
+  const args = parseBenchArgs(argv);
+  const flags = new BenchFlags(args.rest);
+  const iterations = flags.int('--iterations', 300, 1);
+  const childOut = flags.value(CHILD_FLAG);
+  const dir = flags.value('--dir');
+  const frameFile = flags.value('--frame');
+  flags.finish();
+  if (childOut && dir && frameFile) {
+    fs.writeFileSync(childOut, JSON.stringify(await measure(iterations, dir, frameFile)));
+    return;
+  }
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-preprocess-'));
+  try {
+    const models = packagePath('models');
+    writeHtpStandinContainer(
+      {
+        detector: path.join(models, 'yolov8-fall', 'yolov8s-fall.manifest.json'),
+        pose: path.join(models, 'hrnet', 'hrnet-w32-256x192.manifest.json'),
+        segmentation: path.join(
+          models,
+          'deeplabv3',
+          'deeplabv3-mobilenetv3-large-520.manifest.json',
+        ),
+      },
+      tmp,
+      'preprocess_bench',
+    );
+    const [frameFile0] = await writeBenchFrames(
+      packagePath('.cache', 'photos'),
+      W,
+      H,
+      path.join(tmp, 'frames'),
+    );
+    if (!frameFile0) throw new Error('no photos in .cache/photos (run scripts/bootstrap.sh)');
+    const vector = await measure(iterations, tmp, frameFile0);
+    const out = path.join(tmp, 'plain.json');
+    const r = spawnSync(
+      process.execPath,
+      [
+        __filename,
+        '--iterations',
+        String(iterations),
+        CHILD_FLAG,
+        out,
+        '--dir',
+        tmp,
+        '--frame',
+        frameFile0,
+      ],
+      { env: { ...process.env, HTP_ENGINE_SIMD: 'off' }, encoding: 'utf8' },
+    );
+    if (r.status !== 0) throw new Error(`plain-loop child failed: ${r.stderr}`);
+    const plain = JSON.parse(fs.readFileSync(out, 'utf8')) as Figures;
+    const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+    const rows = (Object.keys(vector) as (keyof Figures)[]).map((k) => ({
+      input: k,
+      'vector p50 / p95 ms': `${vector[k].p50} / ${vector[k].p95}`,
+      'plain p50 / p95 ms': `${plain[k].p50} / ${plain[k].p95}`,
+      'plain / vector (p50)': (plain[k].p50 / vector[k].p50).toFixed(2),
+    }));
+    console.log(
+      `${new Date().toISOString()}, ${cpu}, ${os.cpus().length} cores, ${iterations} frames`,
+    );
+    console.log(formatTable(rows));
+    if (args.jsonPath) {
+      fs.writeFileSync(
+        args.jsonPath,
+        `${JSON.stringify({ date: new Date().toISOString(), cpu, cores: os.cpus().length, iterations, vector, plain }, null, 2)}\n`,
+      );
+      console.log(`wrote ${args.jsonPath}`);
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  });
+}
