@@ -77,22 +77,6 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
       identity[c] = IsIdentity(lut[c]);
     }
   }
-  // Where vector arithmetic reproduces a channel's table (checked on its 256 levels), planar rows
-  // are quantized four values at a time instead of looked up one by one (a scalar gather: a third
-  // of this function's time on 520x520 and 256x192 crops).
-  bool arithmetic[3] = {false, false, false};
-  if constexpr (kQuantized) {
-    for (int c = 0; c < 3 && use_lut && s.nchw; ++c)
-      arithmetic[c] = !identity[c] && QuantizeLevelsMatch(lut[c], a[c], b[c], q_scale, s.q_zero);
-  }
-  // Rounded quantized planar channels: blend, round and quantize in one vector pass where it gives
-  // the table's bytes (blend_quantize.h). Indexed by output channel, as `lut`.
-  bool fused[3] = {false, false, false};
-  LevelQuantizer fused_q[3];
-  if constexpr (kQuantized) {
-    for (int c = 0; c < 3 && use_lut && s.nchw; ++c)
-      fused[c] = PrepareBlendQuantize(lut[c], a[c], b[c], q_scale, s.q_zero, &fused_q[c]);
-  }
   auto index = [&](int x, int y, int c) -> size_t {
     return s.nchw ? c * plane + static_cast<size_t>(y) * W + x
                   : (static_cast<size_t>(y) * W + x) * C + c;
@@ -139,6 +123,22 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
   const GridStep gx = kLayout.bytes_per_pixel > 0 && s.exact_grid ? ExactGridStep(ax.i0, ax.i1, ax.w1) : GridStep::kNone;
   const GridStep gy = gx != GridStep::kNone ? ExactGridStep(ay.i0, ay.i1, ay.w1) : GridStep::kNone;
   const bool exact_grid = gy != GridStep::kNone;
+  // Off the grid, rounded quantized planar channels are blended, rounded and quantized in one
+  // vector pass where it gives the table's bytes (blend_quantize.h); where only four-lane
+  // arithmetic reproduces a channel's table (checked on its 256 levels), its rows are quantized
+  // four values at a time instead of looked up one by one (a scalar gather: a third of this
+  // function's time on 520x520 and 256x192 crops). Both indexed by output channel, as `lut`; on
+  // the grid the levels go straight through the table and neither is planned.
+  bool fused[3] = {false, false, false};
+  bool arithmetic[3] = {false, false, false};
+  LevelQuantizer fused_q[3];
+  if constexpr (kQuantized) {
+    for (int c = 0; c < 3 && use_lut && s.nchw && !exact_grid; ++c) {
+      fused[c] = PrepareBlendQuantize(lut[c], a[c], b[c], q_scale, s.q_zero, &fused_q[c]);
+      arithmetic[c] = !fused[c] && !identity[c] &&
+                      QuantizeLevelsMatch(lut[c], a[c], b[c], q_scale, s.q_zero);
+    }
+  }
   // The horizontal pass converts each source pixel of the sampled columns once (planar floats),
   // then gathers and blends per channel (gather_blend.h): per-input-pixel byte loads and int to
   // float conversions were most of this function's time on 520x520 and 256x192 crops.
@@ -229,7 +229,7 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
       const float* src[3] = {s.bgr ? bl : r, g, s.bgr ? r : bl};
       for (int c = 0; c < 3; ++c) {
         const float* v = src[c];
-        if (fused[c] && !exact_grid) continue;  // written above
+        if (fused[c]) continue;  // written above
         if (s.nchw) {
           T* o = out + c * plane + static_cast<size_t>(y) * W + x0;
           if (use_lut && identity[c]) {

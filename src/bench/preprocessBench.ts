@@ -42,14 +42,9 @@ const CHILD_FLAG = '--child-out';
 type Figures = Record<'detector' | 'segmentation' | 'pose crop', { p50: number; p95: number }>;
 
 async function measure(iterations: number, dir: string, frameFile: string): Promise<Figures> {
-  const params = fs.readFileSync(path.join(dir, 'htp-standin-container.yaml'), 'utf8');
-  const manifest = (name: string): string => {
-    const m = new RegExp(`"([^"]*${name}\\.manifest\\.json)"`).exec(params);
-    if (!m?.[1]) throw new Error(`no ${name} in the stand-in container's parameters`);
-    return m[1];
-  };
+  // writeHtpStandinContainer writes each stand-in's manifest as <dir>/<name>.manifest.json.
   const load = (name: string): Promise<ModelPipeline> =>
-    ModelPipeline.load(resolveModelReference(manifest(name)), {
+    ModelPipeline.load(resolveModelReference(path.join(dir, `${name}.manifest.json`)), {
       provider: 'cpu',
       precision: 'int8',
       threads: 1,

@@ -6,10 +6,6 @@ import { nativeAddon } from './nativeAddon';
  * TypeScript loops (src/heads/outputKernelsJs.ts), several times faster, on the calling thread.
  */
 export function nativeOutputKernels(): OutputKernels {
-  const addon = nativeAddon();
-  return {
-    planePeaks: (data, planeSize) => addon.planePeaks(data, planeSize),
-    remapLabels: (grid, gridWidth, rows, cols, out) =>
-      addon.remapLabels(grid, gridWidth, rows, cols, out),
-  };
+  const { planePeaks, remapLabels } = nativeAddon();
+  return { planePeaks, remapLabels };
 }

@@ -1,4 +1,4 @@
-import type { OutputKernels, PlanePeaks, RemapLabels } from '../core/outputKernels';
+import type { PlanePeaks, RemapLabels } from '../core/outputKernels';
 
 /** The heads' own PlanePeaks: one contiguous scan per plane. */
 export const planePeaksJs: PlanePeaks = (data, planeSize) => {
@@ -45,9 +45,4 @@ export const remapLabelsJs: RemapLabels = (grid, gridWidth, rows, cols, out) => 
     for (let u = u0; u < u1; u++) out[dst + u] = grid[src + cols[u]!]!;
     previous = r;
   }
-};
-
-export const jsOutputKernels: OutputKernels = {
-  planePeaks: planePeaksJs,
-  remapLabels: remapLabelsJs,
 };
