@@ -36,7 +36,9 @@ cleanup() { for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null || true; done; 
 trap cleanup EXIT
 node dist/src/nodes/imageSourceNode.js --ros-args -p rate_hz:=5.0 -p directory:="$root/.cache/photos-people" &
 pids+=($!)
-node dist/src/nodes/perceptionContainer.js --ros-args --params-file config/pipelines.yaml &
+# The heap settings the installed perception_container starts with (HTP_FRAME_NODE_FLAGS).
+node --no-memory-reducer --max-semi-space-size=4 dist/src/nodes/perceptionContainer.js \
+  --ros-args --params-file config/pipelines.yaml &
 pids+=($!)
 sheet=out/demo/contact-sheet.png
 node dist/src/tools/pipelineMonitor.js detector pose segmentation --seconds "$seconds" --save out/ros \

@@ -11,6 +11,14 @@ describe('nodes/frameNodeFlags', () => {
     assert.ok(flags, 'HTP_FRAME_NODE_FLAGS in CMakeLists.txt');
     assert.equal(flags[1], FRAME_NODE_FLAGS.join(' '));
     assert.ok(FRAME_NODE_FLAGS.includes('--no-memory-reducer'));
+    assert.ok(FRAME_NODE_FLAGS.includes('--max-semi-space-size=4'));
+  });
+
+  it('the demo starts its container with the same flags', () => {
+    const demo = fs.readFileSync(repoPath('scripts/demo.sh'), 'utf8');
+    assert.ok(
+      demo.includes(`node ${FRAME_NODE_FLAGS.join(' ')} dist/src/nodes/perceptionContainer.js`),
+    );
   });
 
   it('names every node executable that receives camera frames', () => {
