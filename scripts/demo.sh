@@ -37,7 +37,7 @@ trap cleanup EXIT
 node dist/src/nodes/imageSourceNode.js --ros-args -p rate_hz:=5.0 -p directory:="$root/.cache/photos-people" &
 pids+=($!)
 # The heap settings the installed perception_container starts with (HTP_FRAME_NODE_FLAGS).
-node --no-memory-reducer --max-semi-space-size=4 dist/src/nodes/perceptionContainer.js \
+node --no-memory-reducer --heap-growing-percent=300 dist/src/nodes/perceptionContainer.js \
   --ros-args --params-file config/pipelines.yaml &
 pids+=($!)
 sheet=out/demo/contact-sheet.png

@@ -175,18 +175,18 @@ describe('colcon build of htp_perception in a throwaway workspace', function () 
       assert.ok(target, `${name} starts a module of dist/src/nodes or dist/src/cli`);
       assertFile(path.join(share, 'dist', 'src', `${target[1]}.js`));
     }
-    // The executables that receive frames start V8 without its memory reducer and with capped
-    // semi-spaces (CMakeLists.txt); the command-line tool keeps V8's defaults.
+    // The executables that receive frames start V8 without its memory reducer and with a
+    // growing factor of 4 (CMakeLists.txt); the command-line tool keeps V8's defaults.
     const starts = (name: string): string =>
       /^exec .*$/m.exec(fs.readFileSync(path.join(libDir, name), 'utf8'))?.[0] ?? '';
     for (const name of ['perception_node', 'perception_container', 'detector_node']) {
       assert.match(
         starts(name),
-        /"\$node_bin" --no-memory-reducer --max-semi-space-size=4 "/,
+        /"\$node_bin" --no-memory-reducer --heap-growing-percent=300 "/,
         name,
       );
     }
-    assert.doesNotMatch(starts(CLI_EXECUTABLE), /memory-reducer|semi-space/);
+    assert.doesNotMatch(starts(CLI_EXECUTABLE), /memory-reducer|heap-growing/);
   });
 
   it(`runs the installed ${INSTALLED_EXECUTABLE} after sourcing install/setup.bash`, function () {

@@ -11,7 +11,7 @@ describe('nodes/frameNodeFlags', () => {
     assert.ok(flags, 'HTP_FRAME_NODE_FLAGS in CMakeLists.txt');
     assert.equal(flags[1], FRAME_NODE_FLAGS.join(' '));
     assert.ok(FRAME_NODE_FLAGS.includes('--no-memory-reducer'));
-    assert.ok(FRAME_NODE_FLAGS.includes('--max-semi-space-size=4'));
+    assert.ok(FRAME_NODE_FLAGS.includes('--heap-growing-percent=300'));
   });
 
   it('the demo starts its container with the same flags', () => {
