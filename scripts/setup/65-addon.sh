@@ -27,6 +27,9 @@ fi
 # RUNPATH from build/engine*/Release/ back to node_modules, so the checkout can move.
 runpath="\$ORIGIN/../../../node_modules/onnxruntime-node/bin/napi-v6/linux/$arch"
 rm -f "$out/CMakeCache.txt"  # options (paths) may have changed since the last configure
+# The stamp vouches for the binary on disk: a build that fails (or does not load) replaces that
+# binary, and sources put back afterwards must then rebuild rather than match the old stamp.
+rm -f "$stamp"
 # npm_config_nodedir makes cmake-js use the running Node's headers (it must never download any).
 npm_config_nodedir="$nodedir" node_modules/.bin/cmake-js build --log-level warn -d native -O "$out" \
   --CDORT_INCLUDE_DIR="$inc" --CDORT_LIBRARY="$libdir/libonnxruntime.so.1" \
