@@ -14,3 +14,23 @@ export const FRAME_NODE_FLAGS: readonly string[] = [
   '--no-memory-reducer',
   '--heap-growing-percent=300',
 ];
+
+/** A V8 flag's name: without leading dashes, `no-` or a value, underscores as dashes. */
+function flagName(arg: string): string {
+  return arg.replace(/^--?/, '').replace(/=.*$/, '').replaceAll('_', '-').replace(/^no-/, '');
+}
+
+/**
+ * The FRAME_NODE_FLAGS this process was not started with (node's own flags and NODE_OPTIONS). A
+ * flag the user gave either way (`--memory-reducer`, another `--heap-growing-percent`) counts as
+ * given: their choice.
+ */
+export function missingFrameNodeFlags(
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions: string = process.env.NODE_OPTIONS ?? '',
+): string[] {
+  const given = new Set(
+    [...execArgv, ...nodeOptions.split(/\s+/)].filter((a) => a.startsWith('-')).map(flagName),
+  );
+  return FRAME_NODE_FLAGS.filter((f) => !given.has(flagName(f)));
+}

@@ -7,6 +7,7 @@ import { nativeAddon } from '../engine/nativeAddon';
 import { CameraHub } from '../ros/cameraHub';
 import { DepthHub } from '../ros/depthHub';
 import { setTakeMallocWindow } from '../ros/takeMallocWindow';
+import { missingFrameNodeFlags } from './frameNodeFlags';
 import { tierUpPerFrameCodeSooner } from './jsTiering';
 import { PerceptionNode, PerceptionProcess } from './managedPerceptionNode';
 import { PipelineRegistry } from './pipelineRegistry';
@@ -68,6 +69,16 @@ export async function startPerceptionNodes(
       for (const n of extraNodes) n.destroy();
     },
   };
+  const missing = missingFrameNodeFlags();
+  if (missing.length > 0) {
+    running.nodes[0]
+      ?.getLogger()
+      .warn(
+        `started without the V8 flags ${missing.join(' ')} that the installed executables add ` +
+          '(HTP_FRAME_NODE_FLAGS): at camera rates V8 may then run a full collection several ' +
+          'times a second, up to twice the CPU per frame (docs/DESIGN.md)',
+      );
+  }
   const auto = nodes.filter((n) => n.autostart);
   for (const step of ['configure', 'activate'] as const) {
     for (const n of auto) {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ChildProcess, spawn } from 'node:child_process';
+import { FRAME_NODE_FLAGS } from '../../src/nodes/frameNodeFlags';
 import { repoPath } from './paths';
 
 /** A private DDS domain per test run, so parallel runs and stray nodes never cross-talk. */
@@ -106,9 +107,12 @@ export function jsonSummary<T>(p: RunningProcess): T {
   return JSON.parse(lines[lines.length - 1] ?? '{}') as T;
 }
 
+/** The modules whose installed launchers add FRAME_NODE_FLAGS: started here the same way. */
+const FRAME_NODE_MODULES = new Set(['perceptionNode', 'perceptionContainer', 'detectorNode']);
+
 /**
- * Starts one of our node executables as its own process:
- * `node dist/src/nodes/<module>.js --ros-args -r __node:=<name> -p k:=v ...`.
+ * Starts one of our node executables as its own process, as its installed launcher does:
+ * `node [FRAME_NODE_FLAGS] dist/src/nodes/<module>.js --ros-args -r __node:=<name> -p k:=v ...`.
  */
 export function startNode(
   module: string,
@@ -117,6 +121,7 @@ export function startNode(
   extra: readonly string[] = [],
 ): RunningProcess {
   return startProcess('node', [
+    ...(FRAME_NODE_MODULES.has(module) ? FRAME_NODE_FLAGS : []),
     nodeScript(`src/nodes/${module}.js`),
     '--ros-args',
     '-r',

@@ -87,5 +87,13 @@ describe('perception_container: detection, BlazePose on its people and selfie se
       subs.join(','),
     );
     assert.equal(await bed.client.state('pose'), 'active');
+    // Started by hand, without the V8 flags its launcher adds: it says so, once for the process.
+    const said = container.stdout() + container.stderr();
+    assert.equal(
+      said.match(/started without the V8 flags --no-memory-reducer --heap-growing-percent=300 /g)
+        ?.length,
+      1,
+      said,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { FRAME_NODE_FLAGS } from '../../../src/nodes/frameNodeFlags';
+import { FRAME_NODE_FLAGS, missingFrameNodeFlags } from '../../../src/nodes/frameNodeFlags';
 import { repoPath } from '../../support/paths';
 
 describe('nodes/frameNodeFlags', () => {
@@ -19,6 +19,28 @@ describe('nodes/frameNodeFlags', () => {
     assert.ok(
       demo.includes(`node ${FRAME_NODE_FLAGS.join(' ')} dist/src/nodes/perceptionContainer.js`),
     );
+  });
+
+  it('tells which flags a process was started without', () => {
+    assert.deepEqual(missingFrameNodeFlags([], ''), [...FRAME_NODE_FLAGS]);
+    assert.deepEqual(missingFrameNodeFlags([...FRAME_NODE_FLAGS], ''), []);
+    assert.deepEqual(missingFrameNodeFlags(['--no-memory-reducer'], ''), [
+      '--heap-growing-percent=300',
+    ]);
+    // NODE_OPTIONS counts; so does V8's underscore spelling.
+    assert.deepEqual(
+      missingFrameNodeFlags([], ' --no_memory_reducer  --heap-growing-percent=300'),
+      [],
+    );
+    // A user's own choice either way is theirs: not reported as missing.
+    assert.deepEqual(
+      missingFrameNodeFlags(['--memory-reducer', '--heap-growing-percent=50'], ''),
+      [],
+    );
+    // Arguments that are not flags do not count.
+    assert.deepEqual(missingFrameNodeFlags(['no-memory-reducer'], 'heap-growing-percent=300'), [
+      ...FRAME_NODE_FLAGS,
+    ]);
   });
 
   it('names every node executable that receives camera frames', () => {
