@@ -7,13 +7,23 @@
  * that allocates little inside its heap), those buffers brought the next full collection within
  * ~150 ms, for the rest of the run: twice the CPU per frame (docs/benchmarks.md, issue 19). The
  * memory reducer's collection about 8 s after start was one way in, any full collection once frames
- * flowed another. So the reducer is off and the growing factor is 4 (V8's own after its first
- * collection). Both must be given at start: V8 reads them when it creates the heap.
+ * flowed another. So the reducer is off and the growing factor is 4 (the one V8 chose at its first
+ * collection, at start-up). Both must be given at start: V8 reads them when it creates the heap.
  */
 export const FRAME_NODE_FLAGS: readonly string[] = [
   '--no-memory-reducer',
   '--heap-growing-percent=300',
 ];
+
+/**
+ * The modules (dist/src/nodes/<module>.js) of those executables (HTP_FRAME_NODE_EXECUTABLES in
+ * CMakeLists.txt), for whatever starts them without their launchers.
+ */
+export const FRAME_NODE_MODULES: ReadonlySet<string> = new Set([
+  'perceptionNode',
+  'perceptionContainer',
+  'detectorNode',
+]);
 
 /** A V8 flag's name: without leading dashes, `no-` or a value, underscores as dashes. */
 function flagName(arg: string): string {

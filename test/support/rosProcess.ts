@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ChildProcess, spawn } from 'node:child_process';
-import { FRAME_NODE_FLAGS } from '../../src/nodes/frameNodeFlags';
+import { FRAME_NODE_FLAGS, FRAME_NODE_MODULES } from '../../src/nodes/frameNodeFlags';
 import { repoPath } from './paths';
 
 /** A private DDS domain per test run, so parallel runs and stray nodes never cross-talk. */
@@ -107,12 +107,20 @@ export function jsonSummary<T>(p: RunningProcess): T {
   return JSON.parse(lines[lines.length - 1] ?? '{}') as T;
 }
 
-/** The modules whose installed launchers add FRAME_NODE_FLAGS: started here the same way. */
-const FRAME_NODE_MODULES = new Set(['perceptionNode', 'perceptionContainer', 'detectorNode']);
+/**
+ * The command line that starts one of our node modules as its installed launcher does:
+ * `node [FRAME_NODE_FLAGS] dist/src/nodes/<module>.js` (after 'node').
+ */
+export function nodeCommand(module: string): string[] {
+  return [
+    ...(FRAME_NODE_MODULES.has(module) ? FRAME_NODE_FLAGS : []),
+    nodeScript(`src/nodes/${module}.js`),
+  ];
+}
 
 /**
  * Starts one of our node executables as its own process, as its installed launcher does:
- * `node [FRAME_NODE_FLAGS] dist/src/nodes/<module>.js --ros-args -r __node:=<name> -p k:=v ...`.
+ * nodeCommand(module), then `--ros-args -r __node:=<name> -p k:=v ...`.
  */
 export function startNode(
   module: string,
@@ -121,8 +129,7 @@ export function startNode(
   extra: readonly string[] = [],
 ): RunningProcess {
   return startProcess('node', [
-    ...(FRAME_NODE_MODULES.has(module) ? FRAME_NODE_FLAGS : []),
-    nodeScript(`src/nodes/${module}.js`),
+    ...nodeCommand(module),
     '--ros-args',
     '-r',
     `__node:=${name}`,

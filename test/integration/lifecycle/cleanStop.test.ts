@@ -2,14 +2,13 @@ import { strict as assert } from 'node:assert';
 import { useRosTestBed } from '../../support/rosTestBed';
 import { DetectionsMsg } from '../../support/rosClient';
 import {
-  nodeScript,
+  nodeCommand,
   RunningProcess,
   startNode,
   startPhotoSource,
   startProcess,
 } from '../../support/rosProcess';
 import { repoPath } from '../../support/paths';
-import { FRAME_NODE_FLAGS } from '../../../src/nodes/frameNodeFlags';
 
 /** SIGTERM while frames flow; resolves with the exit code and how long the stop took. */
 async function terminate(p: RunningProcess): Promise<{ code: number | null; ms: number }> {
@@ -41,8 +40,7 @@ describe('clean stops: SIGTERM with a frame in flight', function () {
 
   it('perception_container (three pipelines) exits 0 within 2 s and logs no WARN or ERROR line', async function () {
     const c = startProcess('node', [
-      ...FRAME_NODE_FLAGS,
-      nodeScript('src/nodes/perceptionContainer.js'),
+      ...nodeCommand('perceptionContainer'),
       '--ros-args',
       '--params-file',
       repoPath('config', 'pipelines.yaml'),

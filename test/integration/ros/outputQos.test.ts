@@ -4,8 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { useRosTestBed } from '../../support/rosTestBed';
 import type { StampedMsg, WatchQos } from '../../support/rosClient';
-import { FRAME_NODE_FLAGS } from '../../../src/nodes/frameNodeFlags';
-import { nodeScript, startProcess } from '../../support/rosProcess';
+import { nodeCommand, nodeScript, startProcess } from '../../support/rosProcess';
 
 interface Output {
   readonly topic: string;
@@ -100,8 +99,7 @@ describe('outputs every viewer can subscribe to (QoS)', function () {
     }
     const container = bed.own(
       startProcess('node', [
-        ...FRAME_NODE_FLAGS,
-        nodeScript('src/nodes/perceptionContainer.js'),
+        ...nodeCommand('perceptionContainer'),
         '--ros-args',
         '--params-file',
         path.join(tmp, 'pipelines.yaml'),

@@ -1,6 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { FRAME_NODE_FLAGS, missingFrameNodeFlags } from '../../../src/nodes/frameNodeFlags';
+import {
+  FRAME_NODE_FLAGS,
+  FRAME_NODE_MODULES,
+  missingFrameNodeFlags,
+} from '../../../src/nodes/frameNodeFlags';
 import { repoPath } from '../../support/paths';
 
 describe('nodes/frameNodeFlags', () => {
@@ -51,5 +55,12 @@ describe('nodes/frameNodeFlags', () => {
       'perception_container',
       'perception_node',
     ]);
+    // ... and FRAME_NODE_MODULES names their modules (HTP_NODE_EXECUTABLES: "exe=nodes/module").
+    const modules = (exes[1] ?? '').split(' ').map((exe) => {
+      const entry = new RegExp(`"${exe}=nodes/(\\w+)"`).exec(cmake);
+      assert.ok(entry, `${exe} in HTP_NODE_EXECUTABLES`);
+      return entry[1];
+    });
+    assert.deepEqual(modules.sort(), [...FRAME_NODE_MODULES].sort());
   });
 });
