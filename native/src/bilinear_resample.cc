@@ -54,7 +54,7 @@ void SourceRowPlanes(const FrameView& f, int sy, int lo, int n, uint8_t* __restr
 }
 
 template <Encoding E, typename T>
-void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T* out) {
+void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T* out, PaddedRect* padded) {
   const int W = s.dst_width, H = s.dst_height, C = s.channels;
   const size_t plane = static_cast<size_t>(W) * H;
   float a[3], b[3];
@@ -100,13 +100,17 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
       FillPixels(out + (static_cast<size_t>(y) * W + from) * C, to - from, pad, C);
     }
   };
-  for (int y = 0; y < H; ++y) {
-    if (y < y0 || y >= y_end || nx == 0) {
-      fill_span(y, 0, W);
-    } else {
-      fill_span(y, 0, x0);
-      fill_span(y, x_end, W);
+  const PaddedRect rect{x0, y0, nx, ny};
+  if (padded == nullptr || !(*padded == rect)) {
+    for (int y = 0; y < H; ++y) {
+      if (y < y0 || y >= y_end || nx == 0) {
+        fill_span(y, 0, W);
+      } else {
+        fill_span(y, 0, x0);
+        fill_span(y, x_end, W);
+      }
     }
+    if (padded != nullptr) *padded = rect;
   }
   if (nx == 0 || ny == 0) return;
   // Separable: each source row is blended horizontally once (rows shared by neighbouring input
@@ -257,11 +261,19 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
   };
   if (exact_grid && use_lut) {
     // Quantized input on the source grid: integer levels straight into the lookup, no floats.
-    std::vector<uint8_t> levels(row_floats);
+    // Where every channel's lookup is the identity (uint8 input with scale 1/255 and zero point 0,
+    // as Ultralytics' INT8 exports have) the levels are the tensor's bytes: written in place.
+    const bool in_place = std::is_same<T, uint8_t>::value && s.nchw && identity[0] && identity[1] && identity[2];
+    std::vector<uint8_t> levels(in_place ? 0 : row_floats);
     for (int j = 0; j < ny; ++j) {
       const int y = y0 + j;
-      ExactGridLevels(f.data, static_cast<size_t>(f.step), kLayout, gx, gy, ax.i0[0], ay.i0[j], nx,
-                      levels.data());
+      uint8_t* planes[3];
+      for (int c = 0; c < 3; ++c) {
+        planes[c] = in_place ? reinterpret_cast<uint8_t*>(out + (s.bgr ? 2 - c : c) * plane + static_cast<size_t>(y) * W + x0)
+                             : levels.data() + static_cast<size_t>(c) * nx;
+      }
+      ExactGridLevels(f.data, static_cast<size_t>(f.step), kLayout, gx, gy, ax.i0[0], ay.i0[j], nx, planes);
+      if (in_place) continue;
       for (int c = 0; c < 3; ++c) {
         const uint8_t* v = levels.data() + static_cast<size_t>(s.bgr ? 2 - c : c) * nx;
         const size_t stride = s.nchw ? 1 : 3;
@@ -281,26 +293,27 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
 }
 
 template <Encoding E>
-void DispatchOut(const FrameView& f, const Geometry& g, const PreprocessSpec& s, void* out) {
+void DispatchOut(const FrameView& f, const Geometry& g, const PreprocessSpec& s, void* out, PaddedRect* padded) {
   switch (s.out) {
-    case OutType::kFloat32: return Resample<E, float>(f, g, s, static_cast<float*>(out));
-    case OutType::kUint8: return Resample<E, uint8_t>(f, g, s, static_cast<uint8_t*>(out));
-    case OutType::kInt8: return Resample<E, int8_t>(f, g, s, static_cast<int8_t*>(out));
+    case OutType::kFloat32: return Resample<E, float>(f, g, s, static_cast<float*>(out), padded);
+    case OutType::kUint8: return Resample<E, uint8_t>(f, g, s, static_cast<uint8_t*>(out), padded);
+    case OutType::kInt8: return Resample<E, int8_t>(f, g, s, static_cast<int8_t*>(out), padded);
   }
 }
 
 }  // namespace
 
-void ResampleBilinear(const FrameView& f, const Geometry& g, const PreprocessSpec& s, void* out) {
+void ResampleBilinear(const FrameView& f, const Geometry& g, const PreprocessSpec& s, void* out,
+                      PaddedRect* padded) {
   switch (f.encoding) {
-    case Encoding::kRgb8: DispatchOut<Encoding::kRgb8>(f, g, s, out); break;
-    case Encoding::kBgr8: DispatchOut<Encoding::kBgr8>(f, g, s, out); break;
-    case Encoding::kRgba8: DispatchOut<Encoding::kRgba8>(f, g, s, out); break;
-    case Encoding::kBgra8: DispatchOut<Encoding::kBgra8>(f, g, s, out); break;
-    case Encoding::kMono8: DispatchOut<Encoding::kMono8>(f, g, s, out); break;
-    case Encoding::kUyvy: DispatchOut<Encoding::kUyvy>(f, g, s, out); break;
-    case Encoding::kYuyv: DispatchOut<Encoding::kYuyv>(f, g, s, out); break;
-    case Encoding::kNv12: DispatchOut<Encoding::kNv12>(f, g, s, out); break;
+    case Encoding::kRgb8: DispatchOut<Encoding::kRgb8>(f, g, s, out, padded); break;
+    case Encoding::kBgr8: DispatchOut<Encoding::kBgr8>(f, g, s, out, padded); break;
+    case Encoding::kRgba8: DispatchOut<Encoding::kRgba8>(f, g, s, out, padded); break;
+    case Encoding::kBgra8: DispatchOut<Encoding::kBgra8>(f, g, s, out, padded); break;
+    case Encoding::kMono8: DispatchOut<Encoding::kMono8>(f, g, s, out, padded); break;
+    case Encoding::kUyvy: DispatchOut<Encoding::kUyvy>(f, g, s, out, padded); break;
+    case Encoding::kYuyv: DispatchOut<Encoding::kYuyv>(f, g, s, out, padded); break;
+    case Encoding::kNv12: DispatchOut<Encoding::kNv12>(f, g, s, out, padded); break;
   }
 }
 

@@ -9,6 +9,7 @@
 namespace htp {
 
 // Writes OutputBytes(spec) bytes to `out`.
-void ResampleBilinear(const FrameView& frame, const Geometry& geometry, const PreprocessSpec& spec, void* out);
+void ResampleBilinear(const FrameView& frame, const Geometry& geometry, const PreprocessSpec& spec, void* out,
+                      PaddedRect* padded);
 
 }  // namespace htp

@@ -74,14 +74,14 @@ void Deinterleave4(const uint8_t* __restrict row, const int* offset, int nx, uin
 }  // namespace
 
 void ExactGridLevels(const uint8_t* frame, size_t step, const PackedLayout& layout, GridStep gx,
-                     GridStep gy, int x_first, int sy, int nx, uint8_t* dst) {
+                     GridStep gy, int x_first, int sy, int nx, uint8_t* const planes[3]) {
   const int bpp = layout.bytes_per_pixel;
   const uint8_t* row0 = frame + static_cast<size_t>(sy) * step + static_cast<size_t>(x_first) * bpp;
   const uint8_t* row1 = gy == GridStep::kHalf ? row0 + step : row0;
   if (bpp == 3) {
     // Planes by byte offset: plane k holds byte k of each pixel, i.e. the channel at offset k.
     uint8_t* by_offset[3];
-    for (int c = 0; c < 3; ++c) by_offset[layout.offset[c]] = dst + static_cast<size_t>(c) * nx;
+    for (int c = 0; c < 3; ++c) by_offset[layout.offset[c]] = planes[c];
     if (gx == GridStep::kCopy && gy == GridStep::kCopy) {
       DeinterleaveRgb(row0, nx, by_offset[0], by_offset[1], by_offset[2]);
       return;
@@ -111,13 +111,13 @@ void ExactGridLevels(const uint8_t* frame, size_t step, const PackedLayout& layo
     }
   }
   if (gx == GridStep::kCopy && gy == GridStep::kCopy) {
-    Deinterleave4(row0, layout.offset, nx, dst, dst + nx, dst + 2 * static_cast<size_t>(nx));
+    Deinterleave4(row0, layout.offset, nx, planes[0], planes[1], planes[2]);
     return;
   }
   for (int c = 0; c < 3; ++c) {
     const uint8_t* a = row0 + layout.offset[c];
     const uint8_t* b = row1 + layout.offset[c];
-    uint8_t* out = dst + static_cast<size_t>(c) * nx;
+    uint8_t* out = planes[c];
     if (gx == GridStep::kHalf && gy == GridStep::kHalf) Levels<2, 2>(a, b, bpp, nx, out);
     else if (gx == GridStep::kHalf) Levels<2, 1>(a, b, bpp, nx, out);
     else if (gy == GridStep::kHalf) Levels<1, 2>(a, b, bpp, nx, out);

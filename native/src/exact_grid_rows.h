@@ -32,9 +32,10 @@ GridStep ExactGridStep(const std::vector<int>& i0, const std::vector<int>& i1, c
 void ExactGridRow(const uint8_t* frame, size_t step, const PackedLayout& layout, GridStep gx,
                   GridStep gy, int x_first, int sy, int nx, bool round_pixels, float* dst);
 
-// The same row with round_pixels, as the integer levels 0..255 it rounds to (planar r, g, b of nx
-// bytes each): what a quantized input's lookup table takes, with no float in between.
+// The same row with round_pixels, as the integer levels 0..255 it rounds to: nx bytes of r, g
+// and b at planes[0], planes[1] and planes[2] (what a quantized input's lookup table takes, with
+// no float in between; or the input tensor's own rows when its lookup is the identity).
 void ExactGridLevels(const uint8_t* frame, size_t step, const PackedLayout& layout, GridStep gx,
-                     GridStep gy, int x_first, int sy, int nx, uint8_t* dst);
+                     GridStep gy, int x_first, int sy, int nx, uint8_t* const planes[3]);
 
 }  // namespace htp

@@ -33,7 +33,7 @@ size_t OutputBytes(const PreprocessSpec& s) {
   return s.out == OutType::kFloat32 ? n * sizeof(float) : n;
 }
 
-Transform Preprocess(const FrameView& f, const Roi& roi, const PreprocessSpec& s, void* out) {
+Transform Preprocess(const FrameView& f, const Roi& roi, const PreprocessSpec& s, void* out, PaddedRect* padded) {
   if (f.width <= 0 || f.height <= 0)
     throw EngineError("ERR_FRAME_INVALID", "frame width and height must be positive");
   if (static_cast<size_t>(f.step) < static_cast<size_t>(f.width) * BytesPerPixel(f.encoding))
@@ -47,7 +47,7 @@ Transform Preprocess(const FrameView& f, const Roi& roi, const PreprocessSpec& s
     throw EngineError("ERR_FRAME_INVALID", "frame data has " + std::to_string(f.size) + " bytes, " +
                                                std::to_string(need) + " needed for its width, height and step");
   const ResizePlan plan = PlanResize(f, roi, s);
-  ResampleBilinear(f, plan.geometry, s, out);
+  ResampleBilinear(f, plan.geometry, s, out, padded);
   return plan.transform;
 }
 

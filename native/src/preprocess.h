@@ -63,10 +63,22 @@ struct Transform {
   int pad_x, pad_y;
 };
 
+// The rectangle of input pixels a call sampled; everything around it is padding. A session passes
+// the one its previous call on the same buffer left: when the new rectangle is the same, that
+// padding is already in place and is not written again (a letterboxed 640x480 camera frame has
+// 160 of its 640 rows padded, every frame the same).
+struct PaddedRect {
+  int x0 = -1, y0 = -1, nx = -1, ny = -1;
+  bool operator==(const PaddedRect& o) const { return x0 == o.x0 && y0 == o.y0 && nx == o.nx && ny == o.ny; }
+};
+
 size_t MinFrameBytes(const FrameView& frame);
 size_t BytesPerPixel(Encoding e);  // 0 for planar nv12
 size_t OutputBytes(const PreprocessSpec& spec);
-// Checks the frame and roi, then writes OutputBytes(spec) bytes to `out`.
-Transform Preprocess(const FrameView& frame, const Roi& roi, const PreprocessSpec& spec, void* out);
+// Checks the frame and roi, then writes OutputBytes(spec) bytes to `out`. With `padded` (the
+// rectangle the last call with this spec left in `out`, or a default PaddedRect), padding already
+// in place is kept, and *padded becomes this call's rectangle.
+Transform Preprocess(const FrameView& frame, const Roi& roi, const PreprocessSpec& spec, void* out,
+                     PaddedRect* padded = nullptr);
 
 }  // namespace htp

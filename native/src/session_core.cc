@@ -176,6 +176,7 @@ SessionCore::SessionCore(const LoadSpec& s) : spec_(s) {
   ReadPlacement();
   CheckInput();
   input_buffer_.resize(OutputBytes(s.preprocess));
+  padded_ = PaddedRect{};
 #ifdef __GLIBC__
   // Building a session (parsing the model, optimizing the graph, packing weights) leaves tens of
   // megabytes of freed blocks inside malloc's arenas, which glibc keeps; hand them back once.
@@ -230,7 +231,7 @@ RunOutput SessionCore::Run(const FrameView& frame, const Roi& roi, const KeyValu
   RunOutput out;
   try {
     const auto t0 = Clock::now();
-    out.transform = Preprocess(frame, roi, spec_.preprocess, input_buffer_.data());
+    out.transform = Preprocess(frame, roi, spec_.preprocess, input_buffer_.data(), &padded_);
     const auto t1 = Clock::now();
     const PreprocessSpec& p = spec_.preprocess;
     const std::vector<int64_t> shape = p.nchw ? std::vector<int64_t>{1, p.channels, p.dst_height, p.dst_width}
@@ -278,6 +279,7 @@ void SessionCore::Dispose() {
   // The JS wrapper (and with it this core) lives until V8 collects it, and V8 does not see native
   // memory: free the input tensor now, or every configure/cleanup cycle leaves megabytes behind.
   std::vector<uint8_t>().swap(input_buffer_);
+  padded_ = PaddedRect{};
   disposed_ = true;
 #ifdef __GLIBC__
   // A freed session leaves its weights' pages in glibc's heaps; hand them back so a long-running

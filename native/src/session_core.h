@@ -116,6 +116,8 @@ class SessionCore {
   std::mutex run_mutex_;
   ModelDesc model_;
   std::vector<uint8_t> input_buffer_;
+  // The input rectangle the last run sampled into input_buffer_: its padding is in place.
+  PaddedRect padded_;
   std::vector<ProviderCount> assignment_;
   std::vector<PlacedNode> cpu_nodes_;
   bool assignment_known_ = false;

@@ -134,6 +134,14 @@ describe('engine preprocessing on the source grid: bit-identical to the general 
       model: 'id_u8_nchw.onnx',
       preprocess: { roundPixels: true, inputQuantization: { scale: 1 / 255, zeroPoint: 0 } },
     },
+    'uint8 NCHW rounded, identity quantization, BGR': {
+      model: 'id_u8_nchw.onnx',
+      preprocess: {
+        roundPixels: true,
+        colorOrder: 'bgr',
+        inputQuantization: { scale: 1 / 255, zeroPoint: 0 },
+      },
+    },
     'float32 NCHW': { model: 'id_f32_nchw.onnx', preprocess: {} },
     'float32 NCHW rounded, mean/std': {
       model: 'id_f32_nchw.onnx',
@@ -217,6 +225,46 @@ describe('engine preprocessing on the source grid: bit-identical to the general 
         }
       });
     }
+  }
+
+  // A session writes the padding of its input only when the sampled rectangle changes
+  // (native/src/preprocess.h, PaddedRect): one session fed frames whose padding differs, and back,
+  // must give the bytes a fresh session gives for each.
+  for (const outTitle of ['uint8 NCHW rounded, identity quantization', 'float32 NCHW']) {
+    it(`one session, padding that changes from frame to frame: ${outTitle}`, async () => {
+      const o = outputs[outTitle]!;
+      const file = o.model === 'id_u8_nchw.onnx' ? path.join(dir, o.model) : model(o.model);
+      const sequence: {
+        width: number;
+        height: number;
+        roi?: { x: number; y: number; width: number; height: number };
+      }[] = [
+        { width: 40, height: 18 }, // pad rows
+        { width: 40, height: 18 }, // the same rectangle: padding kept
+        { width: 30, height: 24 }, // pad columns, where rows were sampled before
+        { width: 80, height: 48 }, // no padding at all
+        { width: 40, height: 18 },
+        { width: 64, height: 40, roi: { x: 7, y: 5, width: 20, height: 24 } },
+        { width: 33, height: 17 }, // off the grid
+        { width: 40, height: 18 },
+      ];
+      const s = await EngineSession.load({
+        threads: 1,
+        model: file,
+        preprocess: { ...o.preprocess, resize: 'letterbox' },
+      });
+      try {
+        for (const [k, g] of sequence.entries()) {
+          const frame = makeFrame('rgb8', g.width, g.height, 90 + k);
+          const data = (await s.run(frame, g.roi)).outputs[0]!.data as ArrayBufferView;
+          const got = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+          const fresh = await run(o, 'letterbox', true, frame, g.roi);
+          assert.ok(got.equals(Buffer.from(fresh)), `frame ${k} (${g.width}x${g.height}) differs`);
+        }
+      } finally {
+        s.dispose();
+      }
+    });
   }
 
   it('1:1 is the source bytes themselves (float32, scale 1/255), padding included', async () => {
