@@ -1,6 +1,8 @@
 /**
- * Sustained power voting: released -> voted on the first run; every run re-arms a hold timer;
- * on expiry the vote drops to the profile's idle level; dispose removes the vote.
+ * Sustained power voting: released -> voted on the first run; every run moves the end of a hold
+ * forward; when the hold runs out the vote drops to the profile's idle level; dispose removes the
+ * vote. One timer stands for the hold: at 30 Hz it wakes about once per hold to find it moved on,
+ * instead of being cleared and set twice a frame.
  * Pure state machine: the clock, the timers and the backend that carries the vote are injected.
  */
 import type { PowerProfile } from '../core/powerProfiles';
@@ -58,6 +60,12 @@ export class PowerVoter {
   private failures = 0;
   private lastError = '';
   private running = 0;
+  /** When the hold runs out, unless a run moves it (clock time). */
+  private holdEnd = 0;
+  /** When the pending timer fires (never after holdEnd). */
+  private timerDue = 0;
+  /** Scratch for the median gap (holdMs runs twice a frame). */
+  private readonly sortedGaps = new Float64Array(GAP_WINDOW);
 
   constructor(
     private readonly profile: PowerProfile,
@@ -97,9 +105,12 @@ export class PowerVoter {
   /** Current hold: fixed, or 3x the median gap between runs while voted, never below 100 ms. */
   holdMs(): number {
     if (this.fixedHoldMs !== undefined) return Math.max(MIN_HOLD_MS, this.fixedHoldMs);
-    if (this.gaps.length === 0) return INITIAL_HOLD_MS;
-    const sorted = [...this.gaps].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)] ?? INITIAL_HOLD_MS;
+    const n = this.gaps.length;
+    if (n === 0) return INITIAL_HOLD_MS;
+    const sorted = this.sortedGaps.subarray(0, n);
+    for (let i = 0; i < n; i++) sorted[i] = this.gaps[i]!;
+    sorted.sort();
+    const median = sorted[Math.floor(n / 2)]!;
     return Math.max(MIN_HOLD_MS, 3 * median);
   }
 
@@ -136,13 +147,32 @@ export class PowerVoter {
   }
 
   private arm(): void {
+    const now = this.clock.now();
+    this.holdEnd = now + this.holdMs();
+    // A pending timer that fires before the new end re-checks then; only a hold that got shorter
+    // (the frame rate rose) needs an earlier timer.
+    if (this.timer !== undefined && this.timerDue <= this.holdEnd) return;
     this.clearTimer();
-    this.timer = this.clock.setTimer(() => {
-      this.timer = undefined;
-      // Never drop the vote under a run that is still executing (a run can outlast the hold).
-      if (this.running > 0) this.arm();
-      else if (this.state === 'voted') this.release();
-    }, this.holdMs());
+    this.setTimer(now);
+  }
+
+  private setTimer(now: number): void {
+    this.timerDue = this.holdEnd;
+    this.timer = this.clock.setTimer(() => this.onTimer(), this.holdEnd - now);
+  }
+
+  private onTimer(): void {
+    this.timer = undefined;
+    // Never drop the vote under a run that is still executing (a run can outlast the hold).
+    if (this.running > 0) {
+      this.arm();
+      return;
+    }
+    if (this.state !== 'voted') return;
+    const now = this.clock.now();
+    // Runs since the timer was set moved the end on (a microsecond's slack for float rounding).
+    if (this.holdEnd - now > 1e-3) this.setTimer(now);
+    else this.release();
   }
 
   private release(): void {

@@ -69,6 +69,33 @@ describe('PowerVoter', () => {
     );
   });
 
+  it('sets about one timer per hold, not two per frame, and releases as soon as a hold that shrank runs out', () => {
+    const { clock, voter } = setup();
+    let timersSet = 0;
+    const setTimer = clock.setTimer.bind(clock);
+    clock.setTimer = (fn, ms) => {
+      timersSet++;
+      return setTimer(fn, ms);
+    };
+    // The first hold is 1000 ms; at 30 Hz it shrinks to 100 ms after a few frames.
+    for (let i = 0; i < 300; i++) {
+      voter.onRun();
+      voter.onRunEnd();
+      clock.advance(1000 / 30);
+    }
+    // 10 s of frames, hold 100 ms: one wake-up every 67-100 ms (600 timers when every run re-armed).
+    assert.ok(timersSet <= 150, `${timersSet} timers set`);
+    const lastEnd = clock.t - 1000 / 30;
+    clock.advance(100 - 1000 / 30 - 1);
+    assert.equal(voter.stats().state, 'voted');
+    clock.advance(2);
+    assert.equal(
+      voter.stats().state,
+      'released',
+      `still voted ${clock.t - lastEnd} ms after the last run`,
+    );
+  });
+
   it('releases between bursts separated by gaps longer than the hold, and re-votes', () => {
     const { clock, votes, voter } = setup();
     for (let burst = 0; burst < 3; burst++) {
