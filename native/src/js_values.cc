@@ -32,25 +32,6 @@ Napi::ArrayBuffer TakeData(Napi::Env env, HostTensor&& t) {
   return Napi::ArrayBuffer::New(env, owned->Data(), owned->bytes, [](Napi::Env, void*, HostTensor* p) { delete p; }, owned);
 }
 
-Napi::Object TransformToJs(Napi::Env env, const Transform& tr) {
-  Napi::Object t = Napi::Object::New(env);
-  t.Set("srcWidth", tr.src_width);
-  t.Set("srcHeight", tr.src_height);
-  Napi::Object crop = Napi::Object::New(env);
-  crop.Set("x", tr.crop_x);
-  crop.Set("y", tr.crop_y);
-  crop.Set("width", tr.crop_width);
-  crop.Set("height", tr.crop_height);
-  t.Set("crop", crop);
-  t.Set("dstWidth", tr.dst_width);
-  t.Set("dstHeight", tr.dst_height);
-  t.Set("scaleX", tr.scale_x);
-  t.Set("scaleY", tr.scale_y);
-  t.Set("padX", tr.pad_x);
-  t.Set("padY", tr.pad_y);
-  return t;
-}
-
 }  // namespace
 
 Napi::Object ModelDescToJs(Napi::Env env, const ModelDesc& model) {
@@ -88,27 +69,33 @@ Napi::Object SessionInfoToJs(Napi::Env env, const SessionCore& c) {
   return o;
 }
 
-Napi::Object RunOutputToJs(Napi::Env env, RunOutput&& run, double queue_ms, double total_ms) {
-  Napi::Object result = Napi::Object::New(env);
-  Napi::Array outs = Napi::Array::New(env, run.outputs.size());
+Napi::Array RunOutputToJs(Napi::Env env, RunOutput&& run, double queue_ms, double total_ms) {
+  // Layout (packedRunResult.ts): 4 timings, 12 transform values, then per output its ONNX element
+  // code, its rank and its dims.
+  constexpr size_t kFixed = 16;
+  size_t n = kFixed;
+  for (const HostTensor& t : run.outputs) n += 2 + t.dims.size();
+  Napi::Float64Array nums = Napi::Float64Array::New(env, n);
+  double* v = nums.Data();
+  const Transform& tr = run.transform;
+  const double fixed[kFixed] = {queue_ms,        run.preprocess_ms, run.inference_ms, total_ms,
+                                 static_cast<double>(tr.src_width), static_cast<double>(tr.src_height),
+                                 tr.crop_x,       tr.crop_y,         tr.crop_width,     tr.crop_height,
+                                 static_cast<double>(tr.dst_width), static_cast<double>(tr.dst_height),
+                                 tr.scale_x,      tr.scale_y,        static_cast<double>(tr.pad_x),
+                                 static_cast<double>(tr.pad_y)};
+  size_t k = 0;
+  for (double x : fixed) v[k++] = x;
+  Napi::Array packed = Napi::Array::New(env, 1 + run.outputs.size());
+  packed.Set(0u, nums);
   for (uint32_t i = 0; i < run.outputs.size(); ++i) {
     HostTensor& t = run.outputs[i];
-    Napi::Object o = Napi::Object::New(env);
-    o.Set("name", t.name);
-    o.Set("dims", DimsArray(env, t.dims));
-    o.Set("type", t.type);
-    o.Set("data", TakeData(env, std::move(t)));
-    outs.Set(i, o);
+    v[k++] = t.type;
+    v[k++] = static_cast<double>(t.dims.size());
+    for (int64_t d : t.dims) v[k++] = static_cast<double>(d);
+    packed.Set(i + 1, TakeData(env, std::move(t)));
   }
-  result.Set("outputs", outs);
-  result.Set("transform", TransformToJs(env, run.transform));
-  Napi::Object tm = Napi::Object::New(env);
-  tm.Set("queueMs", queue_ms);
-  tm.Set("preprocessMs", run.preprocess_ms);
-  tm.Set("inferenceMs", run.inference_ms);
-  tm.Set("totalMs", total_ms);
-  result.Set("timings", tm);
-  return result;
+  return packed;
 }
 
 }  // namespace htp

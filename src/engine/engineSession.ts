@@ -30,6 +30,7 @@ import type {
   NativeTensorInfo,
 } from './nativeAddon';
 import { nativeAddon } from './nativeAddon';
+import { unpackRunResult } from './packedRunResult';
 import type { PowerBackend, VoterClock, VoterStats } from './powerVoter';
 import { NOOP_BACKEND, PowerVoter, SYSTEM_CLOCK } from './powerVoter';
 import type { PowerProfileName } from '../core/powerProfiles';
@@ -137,6 +138,7 @@ function typedArray(o: NativeOutput): TensorData {
 
 export class EngineSession {
   private disposed = false;
+  private readonly outputNames: readonly string[];
 
   private constructor(
     private readonly native: NativeSession,
@@ -146,7 +148,9 @@ export class EngineSession {
     private readonly modelInputs: readonly ModelTensor[],
     private readonly modelOutputs: readonly ModelTensor[],
     private readonly voter: PowerVoter,
-  ) {}
+  ) {
+    this.outputNames = info.outputs.map((o) => o.name);
+  }
 
   /** Validates options, loads the model on a worker thread; rejects with EngineError. */
   static async load(input: EngineOptionsInput, hooks: LoadHooks = {}): Promise<EngineSession> {
@@ -283,7 +287,7 @@ export class EngineSession {
     } finally {
       this.voter.onRunEnd();
     }
-    return this.result(r);
+    return this.result(unpackRunResult(r, this.outputNames));
   }
 
   /**
@@ -303,7 +307,7 @@ export class EngineSession {
     } finally {
       this.voter.onRunEnd();
     }
-    return all.map((r) => this.result(r));
+    return all.map((r) => this.result(unpackRunResult(r, this.outputNames)));
   }
 
   private checkRunnable(frame: Frame, rois: readonly Roi[]): void {

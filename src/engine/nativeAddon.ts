@@ -42,6 +42,10 @@ export interface NativeOutput {
   data: ArrayBuffer;
 }
 
+/** A run as the addon resolves it: numbers, then the outputs' data (packedRunResult.ts unpacks). */
+export type PackedRunResult = readonly [Float64Array, ...ArrayBuffer[]];
+
+/** A run unpacked (unpackRunResult). */
 export interface NativeRunResult {
   outputs: NativeOutput[];
   transform: {
@@ -82,13 +86,13 @@ export interface NativeSession {
     frame: NativeFrame,
     roi: NativeRoi | null,
     runOptions: Record<string, string>,
-  ): Promise<NativeRunResult>;
+  ): Promise<PackedRunResult>;
   /** run() for each region of one frame, back to back on one worker; rejects on the first fault. */
   runMany(
     frame: NativeFrame,
     rois: readonly (NativeRoi | null)[],
     runOptions: Record<string, string>,
-  ): Promise<NativeRunResult[]>;
+  ): Promise<PackedRunResult[]>;
   setDynamicOptions(options: Record<string, string>): void;
   dispose(): void;
   readonly inFlight: number;

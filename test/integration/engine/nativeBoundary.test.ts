@@ -255,7 +255,7 @@ describe('native addon boundary', function () {
         const step = 8 * encodingLayout(encoding).rowBytesPerPixel;
         const data = pattern(requiredDataBytes(encoding, step, 8), 9);
         const r = await s.run({ data, width: 8, height: 8, step, encoding }, null, {});
-        assert.equal(r.outputs.length, 2, encoding);
+        assert.equal(r.length, 3, encoding); // the numbers, then the model's two outputs
       }
       // "uyvy" and "yuv422_yuy2" are aliases TypeScript resolves; the addon takes canonical names.
       for (const alias of ['uyvy', 'yuv422_yuy2', 'rgb16']) {
