@@ -17,6 +17,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("ortApiVersion", Napi::Number::New(env, ORT_API_VERSION));
   exports.Set("planePeaks", Napi::Function::New(env, htp::PlanePeaks, "planePeaks"));
   exports.Set("remapLabels", Napi::Function::New(env, htp::RemapLabels, "remapLabels"));
+  exports.Set("yoloBestClasses", Napi::Function::New(env, htp::YoloBestClasses, "yoloBestClasses"));
   exports.Set("mallocThresholds", Napi::Function::New(env, [](const Napi::CallbackInfo& info) -> Napi::Value {
     const htp::MallocThresholds t = htp::FixedMallocThresholds();
     if (!t.fixed) return info.Env().Null();

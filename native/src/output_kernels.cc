@@ -61,6 +61,22 @@ size_t CountArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
   return static_cast<size_t>(v);
 }
 
+// A stride or count argument: a whole number >= 0 (a stride of 0 is legal, if odd).
+size_t IndexArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
+  if (info.Length() <= i || !info[i].IsNumber()) ThrowType(info.Env(), std::string(what) + " must be a number");
+  const double v = info[i].As<Napi::Number>().DoubleValue();
+  if (!(v >= 0 && v <= 1e9) || std::floor(v) != v) {
+    ThrowRange(info.Env(), std::string(what) + " must be a whole number >= 0");
+  }
+  return static_cast<size_t>(v);
+}
+
+// The largest float32 not above t: a float32 score beats it exactly when it beats t.
+float Float32AtMost(double t) {
+  const float f = static_cast<float>(t);
+  return static_cast<double>(f) <= t ? f : std::nextafter(f, -std::numeric_limits<float>::infinity());
+}
+
 }  // namespace
 
 Napi::Value PlanePeaks(const Napi::CallbackInfo& info) {
@@ -135,6 +151,70 @@ Napi::Value RemapLabels(const Napi::CallbackInfo& info) {
     previous = r[v];
   }
   return env.Undefined();
+}
+
+Napi::Value YoloBestClasses(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto data = TypedArg<Napi::Float32Array>(info, 0, napi_float32_array, "yoloBestClasses: data must be a Float32Array");
+  const size_t n = IndexArg(info, 1, "yoloBestClasses: numAnchors");
+  const size_t classes = CountArg(info, 2, "yoloBestClasses: numClasses");
+  const size_t cs = IndexArg(info, 3, "yoloBestClasses: channelStride");
+  const size_t as = IndexArg(info, 4, "yoloBestClasses: anchorStride");
+  if (info.Length() <= 5 || !info[5].IsNumber()) ThrowType(env, "yoloBestClasses: threshold must be a number");
+  const double threshold = info[5].As<Napi::Number>().DoubleValue();
+  auto anchors = TypedArg<Napi::Int32Array>(info, 6, napi_int32_array, "yoloBestClasses: anchors must be an Int32Array");
+  auto best_class = TypedArg<Napi::Int32Array>(info, 7, napi_int32_array, "yoloBestClasses: classes must be an Int32Array");
+  auto best_score = TypedArg<Napi::Float32Array>(info, 8, napi_float32_array, "yoloBestClasses: scores must be a Float32Array");
+  if (n == 0) return Napi::Number::New(env, 0);
+  const size_t last = (4 + classes - 1) * cs + (n - 1) * as;
+  if (last >= data.ElementLength()) {
+    ThrowRange(env, "yoloBestClasses: " + std::to_string(n) + " anchors of " + std::to_string(classes) +
+                        " classes need " + std::to_string(last + 1) + " values, data has " +
+                        std::to_string(data.ElementLength()));
+  }
+  if (anchors.ElementLength() < n || best_class.ElementLength() < n || best_score.ElementLength() < n) {
+    ThrowRange(env, "yoloBestClasses: anchors, classes and scores must hold numAnchors entries");
+  }
+  // Class channel by class channel in memory order (contiguous in the usual [1, 4 + C, N]
+  // layout), the running best per anchor kept in the output arrays, then compacted in place.
+  const float* p = data.Data();
+  float* s = best_score.Data();
+  int32_t* c = best_class.Data();
+  const float start = std::isnan(threshold) ? std::numeric_limits<float>::infinity() : Float32AtMost(threshold);
+  for (size_t a = 0; a < n; ++a) {
+    s[a] = start;
+    c[a] = -1;
+  }
+  for (size_t k = 0; k < classes; ++k) {
+    const float* q = p + (4 + k) * cs;
+    const int32_t ki = static_cast<int32_t>(k);
+    if (as == 1) {
+      for (size_t a = 0; a < n; ++a) {
+        const float v = q[a];
+        const bool win = v > s[a];
+        s[a] = win ? v : s[a];
+        c[a] = win ? ki : c[a];
+      }
+    } else {
+      for (size_t a = 0; a < n; ++a) {
+        const float v = q[a * as];
+        if (v > s[a]) {
+          s[a] = v;
+          c[a] = ki;
+        }
+      }
+    }
+  }
+  int32_t* out = anchors.Data();
+  size_t count = 0;
+  for (size_t a = 0; a < n; ++a) {
+    if (c[a] < 0) continue;
+    out[count] = static_cast<int32_t>(a);
+    c[count] = c[a];
+    s[count] = s[a];
+    ++count;
+  }
+  return Napi::Number::New(env, static_cast<double>(count));
 }
 
 }  // namespace htp

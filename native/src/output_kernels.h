@@ -17,4 +17,13 @@ Napi::Value PlanePeaks(const Napi::CallbackInfo& info);
 // where both are >= 0; other pixels are left as they are.
 Napi::Value RemapLabels(const Napi::CallbackInfo& info);
 
+// yoloBestClasses(data: Float32Array, numAnchors, numClasses, channelStride, anchorStride,
+//                 threshold: number, anchors: Int32Array, classes: Int32Array,
+//                 scores: Float32Array): number
+// For an Ultralytics YOLO tensor (value(ch, a) = data[ch * channelStride + a * anchorStride], class
+// scores in channels 4..): every anchor whose best class score is above `threshold`, in anchor
+// order: its index, its best class (the first on ties; NaN never wins) and that score, written to
+// the first entries of the three arrays; returns how many.
+Napi::Value YoloBestClasses(const Napi::CallbackInfo& info);
+
 }  // namespace htp

@@ -23,7 +23,27 @@ export type RemapLabels = (
   out: Uint8Array,
 ) => void;
 
+/**
+ * Every anchor of an Ultralytics YOLO tensor (value(channel, anchor) = data[channel *
+ * channelStride + anchor * anchorStride], class scores in channels 4 .. 4 + numClasses - 1) whose
+ * best class score is above `threshold`, in anchor order: its index, its best class (the first on
+ * ties; NaN never wins) and that score, written to the first entries of `anchors`, `classes` and
+ * `scores` (each of numAnchors entries at least). Returns how many.
+ */
+export type YoloBestClasses = (
+  data: Float32Array,
+  numAnchors: number,
+  numClasses: number,
+  channelStride: number,
+  anchorStride: number,
+  threshold: number,
+  anchors: Int32Array,
+  classes: Int32Array,
+  scores: Float32Array,
+) => number;
+
 export interface OutputKernels {
   readonly planePeaks: PlanePeaks;
   readonly remapLabels: RemapLabels;
+  readonly yoloBestClasses: YoloBestClasses;
 }

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EngineError } from '../core/engineError';
 import type { MallocThresholds } from '../core/mallocThresholds';
-import type { PlanePeaks, RemapLabels } from '../core/outputKernels';
+import type { PlanePeaks, RemapLabels, YoloBestClasses } from '../core/outputKernels';
 import { PACKAGE_ROOT } from '../packageRoot';
 
 /** A model input or output; `type` is an ONNX element code (see elementType.ts). */
@@ -157,6 +157,7 @@ export interface NativeAddon {
   /** The heads' output kernels (native/src/output_kernels.cc; see core/outputKernels.ts). */
   planePeaks: PlanePeaks;
   remapLabels: RemapLabels;
+  yoloBestClasses: YoloBestClasses;
 }
 
 export const ADDON_PATH =

@@ -1,4 +1,4 @@
-import type { PlanePeaks, RemapLabels } from '../core/outputKernels';
+import type { PlanePeaks, RemapLabels, YoloBestClasses } from '../core/outputKernels';
 
 /** The heads' own PlanePeaks: one contiguous scan per plane. */
 export const planePeaksJs: PlanePeaks = (data, planeSize) => {
@@ -45,4 +45,59 @@ export const remapLabelsJs: RemapLabels = (grid, gridWidth, rows, cols, out) => 
     for (let u = u0; u < u1; u++) out[dst + u] = grid[src + cols[u]!]!;
     previous = r;
   }
+};
+
+const f32 = new Float32Array(1);
+const f32Bits = new Int32Array(f32.buffer);
+
+/** The largest float32 not above `t`: a float32 score beats it exactly when it beats `t`. */
+function float32AtMost(t: number): number {
+  f32[0] = t;
+  if (f32[0]! <= t) return f32[0]!;
+  // Rounded up: step one float32 towards -Infinity (the bit pattern's magnitude grows below 0).
+  f32Bits[0] = f32Bits[0]! + (f32[0]! > 0 ? -1 : 1);
+  return f32[0]!;
+}
+
+/**
+ * The heads' own YoloBestClasses: each class channel scanned in memory order (contiguous for the
+ * usual channels-first [1, 4 + C, N] layout) instead of striding across the channels anchor by
+ * anchor, the running best per anchor kept in the output arrays, then compacted. The same
+ * comparisons in the same class order, so the same winner. Starting from the threshold instead of
+ * -Infinity gives the same winners for the anchors kept (the best class is the best of those
+ * above it) and leaves the others without a class: most anchors of a frame never store anything.
+ */
+export const yoloBestClassesJs: YoloBestClasses = (
+  data,
+  n,
+  numClasses,
+  cs,
+  as,
+  threshold,
+  anchors,
+  classes,
+  scores,
+) => {
+  scores.fill(float32AtMost(threshold), 0, n);
+  classes.fill(-1, 0, n);
+  for (let c = 0; c < numClasses; c++) {
+    const off = (4 + c) * cs;
+    for (let a = 0; a < n; a++) {
+      const v = data[off + a * as]!;
+      if (v > scores[a]!) {
+        scores[a] = v;
+        classes[a] = c;
+      }
+    }
+  }
+  let count = 0;
+  for (let a = 0; a < n; a++) {
+    const c = classes[a]!;
+    if (c < 0) continue;
+    anchors[count] = a;
+    classes[count] = c;
+    scores[count] = scores[a]!;
+    count++;
+  }
+  return count;
 };

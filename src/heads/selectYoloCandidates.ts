@@ -1,5 +1,7 @@
+import type { YoloBestClasses } from '../core/outputKernels';
 import { HeadError } from './headError';
 import { checkNmsLimits, nonMaxSuppression } from './nonMaxSuppression';
+import { yoloBestClassesJs } from './outputKernelsJs';
 
 /** Thresholds shared by the YOLOv8 heads. Defaults are Ultralytics predict's. */
 export interface YoloSelectOptions {
@@ -18,6 +20,8 @@ export interface YoloSelectOptions {
   readonly agnostic?: boolean;
   /** Candidates handed to NMS at most, the best first (Ultralytics max_nms). Default 30000. */
   readonly maxCandidates?: number;
+  /** The best-class scan over the Ultralytics layout. Default the heads' own (yoloBestClassesJs). */
+  readonly bestClasses?: YoloBestClasses;
 }
 
 export interface ResolvedYoloSelectOptions {
@@ -27,6 +31,7 @@ export interface ResolvedYoloSelectOptions {
   readonly classes: ReadonlySet<number> | undefined;
   readonly agnostic: boolean;
   readonly maxCandidates: number;
+  readonly bestClasses: YoloBestClasses;
 }
 
 /** Where candidate values live. Box values are multiplied by boxScaleX/Y (1 unless normalized). */
@@ -91,57 +96,14 @@ export function resolveYoloSelectOptions(o: YoloSelectOptions): ResolvedYoloSele
     classes: o.classes === undefined ? undefined : new Set(o.classes),
     agnostic: o.agnostic ?? false,
     maxCandidates,
+    bestClasses: o.bestClasses ?? yoloBestClassesJs,
   };
 }
 
-const f32 = new Float32Array(1);
-const f32Bits = new Int32Array(f32.buffer);
-
-/** The largest float32 not above `t`: a float32 score beats it exactly when it beats `t`. */
-function float32AtMost(t: number): number {
-  f32[0] = t;
-  if (f32[0]! <= t) return f32[0]!;
-  // Rounded up: step one float32 towards -Infinity (the bit pattern's magnitude grows below 0).
-  f32Bits[0] = f32Bits[0]! + (f32[0]! > 0 ? -1 : 1);
-  return f32[0]!;
-}
-
-/** Per-anchor best score and class, reused across calls (the head runs once per frame). */
-let bestScores = new Float32Array(0);
-let bestClasses = new Int32Array(0);
-
-/**
- * Best class of every anchor of an Ultralytics tensor whose best score is above `threshold`,
- * scanning each class channel in memory order (contiguous for the usual channels-first
- * [1, 4 + C, N] layout) instead of striding across the channels anchor by anchor: the same
- * comparisons in the same class order, so the same winner (the first class on ties, none for NaN
- * scores). Starting from the threshold instead of -Infinity gives the same winners for the anchors
- * kept (the best class is the best of those above it) and leaves class -1 on the others, which are
- * dropped anyway: most anchors of a frame never store anything.
- */
-function bestClassPerAnchor(
-  src: Extract<YoloCandidateSource, { kind: 'channels' }>,
-  threshold: number,
-): void {
-  const n = src.numAnchors;
-  if (bestScores.length < n) {
-    bestScores = new Float32Array(n);
-    bestClasses = new Int32Array(n);
-  }
-  bestScores.fill(float32AtMost(threshold), 0, n);
-  bestClasses.fill(-1, 0, n);
-  const { data, channelStride: cs, anchorStride: as } = src;
-  for (let c = 0; c < src.numClasses; c++) {
-    const off = (4 + c) * cs;
-    for (let a = 0; a < n; a++) {
-      const v = data[off + a * as]!;
-      if (v > bestScores[a]!) {
-        bestScores[a] = v;
-        bestClasses[a] = c;
-      }
-    }
-  }
-}
+/** The anchors above the threshold, their best classes and scores: reused across calls. */
+let keptAnchors = new Int32Array(0);
+let keptClasses = new Int32Array(0);
+let keptScores = new Float32Array(0);
 
 /**
  * Score threshold, best class per anchor, class filter, degenerate-box removal, then NMS and the
@@ -159,45 +121,66 @@ export function selectYoloCandidates(
   const candBox: number[] = [];
   const sx = src.boxScaleX;
   const sy = src.boxScaleY;
-  if (src.kind === 'channels') bestClassPerAnchor(src, o.scoreThreshold);
-  for (let a = 0; a < n; a++) {
-    let best = -Infinity;
-    let bestClass = -1;
-    let x1: number, y1: number, x2: number, y2: number;
-    if (src.kind === 'channels') {
-      const { data, channelStride: cs, anchorStride: as } = src;
-      const base = a * as;
-      bestClass = bestClasses[a]!;
-      if (bestClass < 0) continue;
-      best = bestScores[a]!;
-      if (!(best > o.scoreThreshold)) continue;
-      const cx = data[base]! * sx;
-      const cy = data[base + cs]! * sy;
-      const w = data[base + 2 * cs]! * sx;
-      const h = data[base + 3 * cs]! * sy;
-      x1 = cx - w / 2;
-      y1 = cy - h / 2;
-      x2 = cx + w / 2;
-      y2 = cy + h / 2;
-    } else {
-      best = src.scores[a]!;
-      if (!(best > o.scoreThreshold)) continue;
-      const c = src.classIds[a]!;
-      bestClass = Number.isFinite(c) ? Math.round(c) : -1;
-      x1 = src.boxes[4 * a]! * sx;
-      y1 = src.boxes[4 * a + 1]! * sy;
-      x2 = src.boxes[4 * a + 2]! * sx;
-      y2 = src.boxes[4 * a + 3]! * sy;
-    }
-    if (bestClass < 0) continue;
-    if (o.classes !== undefined && !o.classes.has(bestClass)) continue;
-    if (!(x2 - x1 > 0 && y2 - y1 > 0) || !Number.isFinite(x1 + y1 + x2 + y2)) continue;
+  const keep = (
+    a: number,
+    best: number,
+    bestClass: number,
+    x1: number,
+    y1: number,
+    x2: number,
+    y2: number,
+  ): void => {
+    if (!(best > o.scoreThreshold) || bestClass < 0) return;
+    if (o.classes !== undefined && !o.classes.has(bestClass)) return;
+    if (!(x2 - x1 > 0 && y2 - y1 > 0) || !Number.isFinite(x1 + y1 + x2 + y2)) return;
     cand.push(a);
     candScore.push(best);
     candClass.push(bestClass);
     candBox.push(x1, y1, x2, y2);
+  };
+  if (src.kind === 'channels') {
+    const { data, channelStride: cs, anchorStride: as } = src;
+    if (keptAnchors.length < n) {
+      keptAnchors = new Int32Array(n);
+      keptClasses = new Int32Array(n);
+      keptScores = new Float32Array(n);
+    }
+    const count = o.bestClasses(
+      data,
+      n,
+      src.numClasses,
+      cs,
+      as,
+      o.scoreThreshold,
+      keptAnchors,
+      keptClasses,
+      keptScores,
+    );
+    for (let j = 0; j < count; j++) {
+      const a = keptAnchors[j]!;
+      const base = a * as;
+      const cx = data[base]! * sx;
+      const cy = data[base + cs]! * sy;
+      const w = data[base + 2 * cs]! * sx;
+      const h = data[base + 3 * cs]! * sy;
+      keep(a, keptScores[j]!, keptClasses[j]!, cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2);
+    }
+  } else {
+    for (let a = 0; a < n; a++) {
+      const best = src.scores[a]!;
+      if (!(best > o.scoreThreshold)) continue;
+      const c = src.classIds[a]!;
+      keep(
+        a,
+        best,
+        Number.isFinite(c) ? Math.round(c) : -1,
+        src.boxes[4 * a]! * sx,
+        src.boxes[4 * a + 1]! * sy,
+        src.boxes[4 * a + 2]! * sx,
+        src.boxes[4 * a + 3]! * sy,
+      );
+    }
   }
-
   let idx = cand.map((_, i) => i);
   if (idx.length > o.maxCandidates) {
     idx.sort((p, q) => candScore[q]! - candScore[p]! || p - q);

@@ -142,6 +142,7 @@ export class ModelPipeline {
       iouThreshold: this.thresholds.iou,
       maxDetections: this.thresholds.maxDetections,
       ...(this.thresholds.classes ? { classes: this.thresholds.classes } : {}),
+      bestClasses: this.kernels.yoloBestClasses,
     };
     if (o.format === 'heatmaps' || o.format === 'blazepose-landmarks')
       return this.runTopDown(frame, personBoxes, started);

@@ -12,7 +12,8 @@ import { nativeAddon } from '../../../src/engine/nativeAddon';
 import { decodeDeeplab } from '../../../src/heads/decodeDeeplab';
 import { decodeHrnetHeatmaps } from '../../../src/heads/decodeHrnetHeatmaps';
 import { letterboxTransform } from '../../../src/heads/letterboxTransform';
-import { planePeaksJs, remapLabelsJs } from '../../../src/heads/outputKernelsJs';
+import { planePeaksJs, remapLabelsJs, yoloBestClassesJs } from '../../../src/heads/outputKernelsJs';
+import { decodeYoloDetections } from '../../../src/heads/decodeYoloDetections';
 import { planHrnetCrop } from '../../../src/heads/planHrnetCrop';
 
 function rng(seed: number): () => number {
@@ -77,6 +78,63 @@ describe('engine output kernels: the heads’ results, from the addon', function
       native.remapLabels(grid, 13, rows, cols, b);
       assert.deepEqual([...b], [...a], JSON.stringify(c));
     }
+  });
+
+  it('yoloBestClasses: the anchors, classes and scores of the TypeScript scan, both layouts', () => {
+    const r = rng(4);
+    for (const { classes, anchors, anchorsFirst, threshold } of [
+      { classes: 2, anchors: 8400, anchorsFirst: false, threshold: 0.25 },
+      { classes: 80, anchors: 8400, anchorsFirst: false, threshold: 0.3 }, // 0.3 is no float32
+      { classes: 80, anchors: 2100, anchorsFirst: true, threshold: 0.5 },
+      { classes: 1, anchors: 37, anchorsFirst: false, threshold: -Infinity },
+      { classes: 3, anchors: 37, anchorsFirst: true, threshold: 1e39 }, // above every float32
+    ]) {
+      const channels = 4 + classes;
+      const data = Float32Array.from({ length: channels * anchors }, () => {
+        const u = r();
+        if (u < 0.01) return NaN;
+        if (u < 0.02) return 0.3; // ties with each other and with the threshold
+        return Math.fround(u * 0.6);
+      });
+      const cs = anchorsFirst ? 1 : anchors;
+      const as = anchorsFirst ? channels : 1;
+      const run = (k: typeof yoloBestClassesJs) => {
+        const a = new Int32Array(anchors);
+        const c = new Int32Array(anchors);
+        const sc = new Float32Array(anchors);
+        const count = k(data, anchors, classes, cs, as, threshold, a, c, sc);
+        return {
+          count,
+          a: [...a.subarray(0, count)],
+          c: [...c.subarray(0, count)],
+          s: [...sc.subarray(0, count)],
+        };
+      };
+      const want = run(yoloBestClassesJs);
+      const title = `${classes} classes, ${anchorsFirst ? 'anchors first' : 'channels first'}`;
+      assert.ok(want.count > 0 || threshold > 1, `${title}: some anchors above the threshold`);
+      assert.deepEqual(run(native.yoloBestClasses), want, title);
+    }
+  });
+
+  it('through the YOLO head: the detections of the heads’ own scan', () => {
+    const r = rng(5);
+    const anchors = 8400;
+    const data = new Float32Array(84 * anchors);
+    for (let a = 0; a < anchors; a++) {
+      data[a] = r() * 640;
+      data[anchors + a] = r() * 640;
+      data[2 * anchors + a] = 10 + r() * 100;
+      data[3 * anchors + a] = 10 + r() * 100;
+      for (let c = 0; c < 80; c++)
+        data[(4 + c) * anchors + a] = r() < 0.002 ? 0.3 + r() * 0.7 : r() * 0.2;
+    }
+    const output: Tensor = { name: 'output0', dims: [1, 84, anchors], data };
+    const t = letterboxTransform(1280, 720, 640, 640, 'letterbox');
+    const yolo = { format: 'ultralytics' as const, output, anchorsFirst: false };
+    const got = decodeYoloDetections(yolo, t, { bestClasses: native.yoloBestClasses });
+    assert.ok(got.length > 5, `${got.length} detections`);
+    assert.deepEqual(got, decodeYoloDetections(yolo, t));
   });
 
   it('through the heads: HRNet keypoints and DeepLab label maps as with the heads’ own loops', () => {
@@ -147,5 +205,63 @@ describe('engine output kernels: the heads’ results, from the addon', function
       /not one run/,
     );
     call(() => loose.remapLabels!(grid, 4, [0, 1], cols, new Uint8Array(6)), TypeError, /rows/);
+    const n = 10;
+    const out = (): [Int32Array, Int32Array, Float32Array] => [
+      new Int32Array(n),
+      new Int32Array(n),
+      new Float32Array(n),
+    ];
+    call(
+      () => addon.yoloBestClasses(new Float32Array(6 * n - 1), n, 2, n, 1, 0.25, ...out()),
+      RangeError,
+      /need 60 values, data has 59/,
+    );
+    call(
+      () =>
+        addon.yoloBestClasses(
+          new Float32Array(6 * n),
+          n,
+          2,
+          n,
+          1,
+          0.25,
+          new Int32Array(n - 1),
+          new Int32Array(n),
+          new Float32Array(n),
+        ),
+      RangeError,
+      /must hold numAnchors entries/,
+    );
+    call(
+      () => loose.yoloBestClasses!(new Float64Array(6 * n), n, 2, n, 1, 0.25, ...out()),
+      TypeError,
+      /data must be a Float32Array/,
+    );
+    call(
+      () => loose.yoloBestClasses!(new Float32Array(6 * n), n, 0, n, 1, 0.25, ...out()),
+      RangeError,
+      /numClasses/,
+    );
+    call(
+      () => loose.yoloBestClasses!(new Float32Array(6 * n), n, 2, n, 1, '0.25', ...out()),
+      TypeError,
+      /threshold/,
+    );
+    call(
+      () =>
+        loose.yoloBestClasses!(
+          new Float32Array(6 * n),
+          n,
+          2,
+          n,
+          1,
+          0.25,
+          new Int32Array(n),
+          new Int32Array(n),
+          new Int32Array(n),
+        ),
+      TypeError,
+      /scores/,
+    );
   });
 });
