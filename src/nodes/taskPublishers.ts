@@ -5,6 +5,7 @@ import type { Task } from '../pipeline/perceptionPipeline';
 import type { PublishedResult } from '../ros/imageAnnotations';
 import { encodeDetection2DArray } from '../ros/detectionArrayCodec';
 import { encodePersonPoseArray } from '../ros/poseArrayCodec';
+import { MessageScratch } from '../ros/cdrWriter';
 import { encodeImage } from '../ros/imageCodec';
 import { createOutputPublisher, IMAGE_QOS, LATCHED_QOS, RESULT_QOS } from '../ros/publisherQos';
 import type { RosHeader } from '../ros/rosHeader';
@@ -35,6 +36,8 @@ export class TaskPublishers {
   private readonly labels: Rclnodejs.Publisher<'vision_msgs/msg/LabelInfo'> | undefined;
   private readonly poses: Rclnodejs.Publisher<'htp_perception/msg/PersonPoseArray'> | undefined;
   private readonly mask: Rclnodejs.Publisher<'sensor_msgs/msg/Image'> | undefined;
+  /** The label images' bytes, reused frame after frame (built, then published before the next). */
+  private readonly imageScratch = new MessageScratch();
 
   constructor(
     rcl: typeof Rclnodejs,
@@ -107,15 +110,18 @@ export class TaskPublishers {
           height,
           r.instances.map(detectionId),
         );
-        const image = encodeImage({
-          header,
-          height,
-          width,
-          encoding: 'mono16',
-          isBigEndian: !LITTLE_ENDIAN,
-          step: width * 2,
-          data: new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength),
-        });
+        const image = encodeImage(
+          {
+            header,
+            height,
+            width,
+            encoding: 'mono16',
+            isBigEndian: !LITTLE_ENDIAN,
+            step: width * 2,
+            data: new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength),
+          },
+          this.imageScratch,
+        );
         return {
           sent: { kind: 'instances', msg },
           send: () => {
@@ -130,14 +136,17 @@ export class TaskPublishers {
         return { sent: { kind: 'poses', msg }, send: () => this.poses?.publish(bytes) };
       }
       case 'semantic': {
-        const image = encodeImage({
-          header,
-          height: r.map.height,
-          width: r.map.width,
-          encoding: 'mono8',
-          step: r.map.width,
-          data: r.map.data,
-        });
+        const image = encodeImage(
+          {
+            header,
+            height: r.map.height,
+            width: r.map.width,
+            encoding: 'mono8',
+            step: r.map.width,
+            data: r.map.data,
+          },
+          this.imageScratch,
+        );
         return { sent: undefined, send: () => this.mask?.publish(image) };
       }
     }

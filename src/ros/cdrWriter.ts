@@ -9,9 +9,13 @@ export class CdrWriter {
   private readonly view: DataView;
   readonly buffer: Buffer;
 
-  constructor(capacity: number) {
-    this.buffer = Buffer.alloc(ENCAPSULATION_SIZE + capacity);
+  /** `scratch`: write into its buffer instead of a new one (see MessageScratch). */
+  constructor(capacity: number, scratch?: MessageScratch) {
+    this.buffer = scratch
+      ? scratch.take(ENCAPSULATION_SIZE + capacity)
+      : Buffer.alloc(ENCAPSULATION_SIZE + capacity);
     this.view = new DataView(this.buffer.buffer, this.buffer.byteOffset, this.buffer.byteLength);
+    this.buffer.fill(0, 0, ENCAPSULATION_SIZE);
     this.buffer[1] = 0x01;
   }
 
@@ -71,6 +75,26 @@ export class CdrWriter {
 
   private align(n: number): void {
     const rel = this.offset - ENCAPSULATION_SIZE;
-    this.offset += (n - (rel % n)) % n;
+    const pad = (n - (rel % n)) % n;
+    // Zero padding whatever the buffer held before (a reused one): the same message, the same bytes.
+    for (let i = 0; i < pad; i++) this.buffer[this.offset + i] = 0;
+    this.offset += pad;
+  }
+}
+
+/**
+ * One buffer a publisher writes its large messages into, message after message. Safe because a
+ * raw publish copies the message into DDS before it returns; what it saves is a fresh allocation
+ * per message, which above the mmap threshold the engine addon fixes (256 KB, native/src/malloc_tuning.cc) is a new
+ * mapping and its page faults: a 640x480 label image every frame cost the three-pipeline
+ * container ~5 % of its CPU in faults. Grows to the largest message; the buffer a writer returns
+ * is valid until the next one starts.
+ */
+export class MessageScratch {
+  private buffer = Buffer.alloc(0);
+
+  take(bytes: number): Buffer {
+    if (this.buffer.length < bytes) this.buffer = Buffer.alloc(bytes);
+    return this.buffer.subarray(0, bytes);
   }
 }

@@ -1,5 +1,5 @@
 import { CdrReader } from './cdrReader';
-import { CdrWriter } from './cdrWriter';
+import { CdrWriter, type MessageScratch } from './cdrWriter';
 import { FrameError } from './frameError';
 import {
   encodingLayout,
@@ -111,8 +111,11 @@ export interface ImageToEncode {
   readonly data: Uint8Array;
 }
 
-/** Serializes a sensor_msgs/Image (little-endian CDR) for a raw publisher. */
-export function encodeImage(image: ImageToEncode): Buffer {
+/**
+ * Serializes a sensor_msgs/Image (little-endian CDR) for a raw publisher; into `scratch`'s buffer
+ * when given (valid until its next message).
+ */
+export function encodeImage(image: ImageToEncode, scratch?: MessageScratch): Buffer {
   const w = new CdrWriter(
     headerSize(image.header) +
       8 +
@@ -121,6 +124,7 @@ export function encodeImage(image: ImageToEncode): Buffer {
       7 +
       4 +
       image.data.length,
+    scratch,
   );
   writeHeader(w, image.header);
   w.uint32(image.height);
