@@ -10,8 +10,7 @@ import type { PerceptionPipeline, PersonInput } from '../pipeline/perceptionPipe
 import type { CameraFrame } from '../ros/cameraFrame';
 import type { DepthLease } from '../ros/depthHub';
 import { KEYPOINT_MIN_SCORE } from '../ros/imageAnnotations';
-import type { RosHeader } from '../ros/rosHeader';
-import { stampNow } from '../ros/rosHeader';
+import type { LatencyClock } from '../ros/latencyClock';
 import type { ThrottledWarnings } from '../ros/throttledWarnings';
 import type { LatestFrameMailbox } from './latestFrameMailbox';
 import type { NodeStats } from './nodeStats';
@@ -40,6 +39,8 @@ export interface FrameOutputs {
 /** The node's side of the frame path: its clock, counters, registry and live depth settings. */
 export interface FrameRunnerHost {
   readonly node: Rclnodejs.Node;
+  /** The node's clock for the latency figures (read once a second, see latencyClock.ts). */
+  readonly clock: LatencyClock;
   readonly name: string;
   readonly stats: NodeStats;
   readonly warnings: ThrottledWarnings;
@@ -77,7 +78,7 @@ async function processFrame(
     const sending = performance.now();
     out.send();
     const published = performance.now();
-    const latency = msSinceStamp(host.node, header);
+    const latency = host.clock.msSince(header.stamp);
     c.view.annotate(out.sent, frame.width, frame.height);
     const s = host.stats;
     s.processed++;
@@ -137,9 +138,4 @@ async function processFrame(
     host.stats.fail(kind, message);
     host.warnings.report(kind, `frame not processed: ${message}`);
   }
-}
-
-function msSinceStamp(node: Rclnodejs.Node, h: RosHeader): number {
-  const now = stampNow(node);
-  return (now.sec - h.stamp.sec) * 1000 + (now.nanosec - h.stamp.nanosec) / 1e6;
 }

@@ -20,6 +20,7 @@ import { DiagnosticsPublisher } from '../ros/diagnosticsPublisher';
 import { ManagedNode, PrimaryState } from '../ros/managedNode';
 import { ThrottledWarnings } from '../ros/throttledWarnings';
 import { collectGarbage } from '../util/collectGarbage';
+import { LatencyClock } from '../ros/latencyClock';
 import { FrameOutputs, FrameRunnerHost, FrameWork, runFrames } from './frameRunner';
 import { LatestFrameMailbox } from './latestFrameMailbox';
 import { nodeDiagnostics } from './nodeDiagnostics';
@@ -69,6 +70,7 @@ export class PerceptionNode {
   private configureError = '';
   private droppedBefore = 0;
   private readonly stats = new NodeStats();
+  private latencyClockValue: LatencyClock | undefined;
   private readonly warnings: ThrottledWarnings;
   private readonly diagnostics: DiagnosticsPublisher;
   private warnedUndrawable = false;
@@ -331,10 +333,16 @@ export class PerceptionNode {
     this.node.destroy();
   }
 
+  private get latencyClock(): LatencyClock {
+    this.latencyClockValue ??= new LatencyClock(this.node);
+    return this.latencyClockValue;
+  }
+
   /** What the frame path (frameRunner.ts) asks of this node; depth is read per frame. */
   private get frameHost(): FrameRunnerHost {
     return {
       node: this.node,
+      clock: this.latencyClock,
       name: this.name,
       stats: this.stats,
       warnings: this.warnings,
