@@ -11,7 +11,11 @@ export interface WatchedPublisherStats {
 /**
  * An output worth its work only while someone watches it (the operator views: annotated pictures,
  * Foxglove annotations, the colour overlay): `watched()` asks DDS once per offer, so a view builds
- * nothing and touches no pixels while unobserved, and the counts say how often that was.
+ * nothing and touches no pixels while unobserved, and the counts say how often that was. It asks
+ * the publisher for the subscriptions DDS matched to it (one cheap call; a subscriber whose QoS
+ * cannot match would get nothing anyway), not the node for the topic's subscribers, which
+ * expands, validates and remaps the topic name and walks the ROS graph: six native calls with
+ * strings, twice a frame (~1.5 % of a perception node's CPU at 30 Hz).
  */
 export class WatchedPublisher<T extends Rclnodejs.MessageTypeClassName> {
   private counts = { published: 0, unwatched: 0 };
@@ -34,7 +38,7 @@ export class WatchedPublisher<T extends Rclnodejs.MessageTypeClassName> {
 
   /** Someone subscribes now; if not, the offer is counted as unwatched. */
   watched(): boolean {
-    if (this.node.countSubscribers(this.publisher.topic) > 0) return true;
+    if (matchedSubscriptions(this.publisher) > 0) return true;
     this.counts.unwatched++;
     return false;
   }
@@ -51,4 +55,15 @@ export class WatchedPublisher<T extends Rclnodejs.MessageTypeClassName> {
   destroy(): void {
     this.node.destroyPublisher(this.publisher);
   }
+}
+
+/**
+ * rclnodejs' Publisher.subscriptionCount is a getter, though its typings declare a method; both
+ * are read, so a future rclnodejs that follows its typings keeps working.
+ */
+function matchedSubscriptions(publisher: object): number {
+  const count = (publisher as { subscriptionCount?: unknown }).subscriptionCount;
+  if (typeof count === 'function') return (count as () => number).call(publisher);
+  if (typeof count === 'number') return count;
+  throw new TypeError('rclnodejs Publisher has no subscriptionCount');
 }
