@@ -52,24 +52,18 @@ A TypedArg(const Napi::CallbackInfo& info, size_t i, napi_typedarray_type type, 
   return info[i].As<A>();
 }
 
-size_t CountArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
+// A whole-number argument >= `least` (1 for counts and sizes; 0 for strides, where 0 is legal).
+size_t WholeArg(const Napi::CallbackInfo& info, size_t i, const char* what, int least) {
   if (info.Length() <= i || !info[i].IsNumber()) ThrowType(info.Env(), std::string(what) + " must be a number");
   const double v = info[i].As<Napi::Number>().DoubleValue();
-  if (!(v >= 1 && v <= 1e9) || std::floor(v) != v) {
-    ThrowRange(info.Env(), std::string(what) + " must be a whole number >= 1");
+  if (!(v >= least && v <= 1e9) || std::floor(v) != v) {
+    ThrowRange(info.Env(), std::string(what) + " must be a whole number >= " + std::to_string(least));
   }
   return static_cast<size_t>(v);
 }
 
-// A stride or count argument: a whole number >= 0 (a stride of 0 is legal, if odd).
-size_t IndexArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
-  if (info.Length() <= i || !info[i].IsNumber()) ThrowType(info.Env(), std::string(what) + " must be a number");
-  const double v = info[i].As<Napi::Number>().DoubleValue();
-  if (!(v >= 0 && v <= 1e9) || std::floor(v) != v) {
-    ThrowRange(info.Env(), std::string(what) + " must be a whole number >= 0");
-  }
-  return static_cast<size_t>(v);
-}
+size_t CountArg(const Napi::CallbackInfo& info, size_t i, const char* what) { return WholeArg(info, i, what, 1); }
+size_t IndexArg(const Napi::CallbackInfo& info, size_t i, const char* what) { return WholeArg(info, i, what, 0); }
 
 // The largest float32 not above t: a float32 score beats it exactly when it beats t.
 float Float32AtMost(double t) {
