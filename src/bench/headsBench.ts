@@ -77,9 +77,15 @@ function time<R>(label: string, fn: () => R, reps = 30): R {
   return r;
 }
 
+const kernels = nativeOutputKernels();
 const det = yolo(84, 80, 10);
 time('YOLOv8 detect [1,84,8400], 10 objects', () =>
   decodeYoloDetections({ format: 'ultralytics', output: det }, T),
+);
+time('YOLOv8 detect [1,84,8400], 10 objects, addon yoloBestClasses', () =>
+  decodeYoloDetections({ format: 'ultralytics', output: det }, T, {
+    bestClasses: kernels.yoloBestClasses,
+  }),
 );
 const dense = yolo(84, 80, 0);
 for (let a = 0; a < N; a++) (dense.data as Float32Array)[4 * N + a] = 0.3 + rnd() * 0.6;
@@ -123,7 +129,6 @@ time('HRNet: plan 4 crops + decode [4,17,64,48]', () =>
     boxes.map((b) => planHrnetCrop(b, 1280, 720).transform),
   ),
 );
-const kernels = nativeOutputKernels();
 time('HRNet: plan 4 crops + decode [4,17,64,48], addon planePeaks', () =>
   decodeHrnetHeatmaps(
     hm,
