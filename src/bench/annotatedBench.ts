@@ -19,6 +19,7 @@ import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
 import { parseBenchArgs } from './benchArgs';
 import { printedHelp } from '../util/commandHelp';
+import { stampMs } from '../ros/rosHeader';
 
 /** Printed by --help: this file's header. */
 const USAGE = `npm run bench:annotated [-- --seconds 20 --rate 5 --json out.json]
@@ -43,8 +44,6 @@ interface Phase {
   readonly jpeg_kb_mean: number;
   readonly seconds: number;
 }
-
-const stampMs = (s: { sec: number; nanosec: number }): number => s.sec * 1000 + s.nanosec / 1e6;
 
 function start(script: string, args: string[]): { child: ChildProcess; output: () => string } {
   const child = spawn(

@@ -61,6 +61,7 @@ import { LineProcess } from './lineProcess';
 import { readProcessUsage, readThreadCpu, threadCpuDeltaMs } from './processUsage';
 import { ensureUltralytics, runUltralytics } from './ultralyticsSide';
 import { printedHelp } from '../util/commandHelp';
+import { stampMs } from '../ros/rosHeader';
 
 /** Printed by --help: this file's header. */
 const USAGE = `npm run bench:e2e [-- --frames 300 --seconds 10 --warmup 10 --ultralytics-frames 100
@@ -150,7 +151,6 @@ function parseOptions(argv: readonly string[]): Options {
 /** Wall clock in ms with sub-ms resolution (Date.now() has whole ms): compared with image stamps. */
 const wallMs = (): number => performance.timeOrigin + performance.now();
 const stampKey = (s: { sec: number; nanosec: number }): string => `${s.sec}.${s.nanosec}`;
-const stampMs = (s: { sec: number; nanosec: number }): number => s.sec * 1000 + s.nanosec / 1e6;
 
 /** This process's view of the graph: detections as they arrive, the node's latest diagnostics. */
 class Receiver {

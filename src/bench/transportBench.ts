@@ -16,6 +16,7 @@ import { runImagePeer } from './imagePeerPublisher';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
 import { printedHelp } from '../util/commandHelp';
+import { stampMs } from '../ros/rosHeader';
 
 /** Printed by --help: this file's header. */
 const USAGE = `npm run bench:transport [-- --seconds 10 --json out.json]
@@ -55,10 +56,6 @@ interface Entry {
   seconds: number;
 }
 
-function stampMs(sec: number, nanosec: number): number {
-  return sec * 1000 + nanosec / 1e6;
-}
-
 async function phase(
   rcl: typeof Rclnodejs,
   node: Rclnodejs.Node,
@@ -82,7 +79,7 @@ async function phase(
           data: ArrayLike<number>;
         };
         bytes += m.data.length;
-        latencies.push(Date.now() - stampMs(m.header.stamp.sec, m.header.stamp.nanosec));
+        latencies.push(Date.now() - stampMs(m.header.stamp));
       },
     );
     cleanup = () => node.destroySubscription(sub);
@@ -93,9 +90,7 @@ async function phase(
       { topic, transport: 'raw', qos: 'sensor_data', qosCheckPeriodMs: 0 },
       (f) => {
         bytes += f.frame.data.length;
-        latencies.push(
-          Date.now() - stampMs(f.frame.header.stamp.sec, f.frame.header.stamp.nanosec),
-        );
+        latencies.push(Date.now() - stampMs(f.frame.header.stamp));
       },
     );
     cleanup = () => intake.destroy();

@@ -70,7 +70,7 @@ export class PerceptionNode {
   private configureError = '';
   private droppedBefore = 0;
   private readonly stats = new NodeStats();
-  private latencyClockValue: LatencyClock | undefined;
+  private readonly latencyClock: LatencyClock;
   private readonly warnings: ThrottledWarnings;
   private readonly diagnostics: DiagnosticsPublisher;
   private warnedUndrawable = false;
@@ -108,6 +108,7 @@ export class PerceptionNode {
       (changes) => this.applyParameters(changes),
     );
     this.name = this.node.name();
+    this.latencyClock = new LatencyClock(this.node);
     this.warnings = new ThrottledWarnings((l) => this.node.getLogger().warn(l));
     ctx.pipelines.register(this.name);
     this.diagnostics = new DiagnosticsPublisher(rcl, this.node, () =>
@@ -331,11 +332,6 @@ export class PerceptionNode {
   destroy(): void {
     this.diagnostics.destroy();
     this.node.destroy();
-  }
-
-  private get latencyClock(): LatencyClock {
-    this.latencyClockValue ??= new LatencyClock(this.node);
-    return this.latencyClockValue;
   }
 
   /** What the frame path (frameRunner.ts) asks of this node; depth is read per frame. */

@@ -1,4 +1,4 @@
-import { stampNow, type RosTime } from './rosHeader';
+import { stampMs, stampNow, type RosTime } from './rosHeader';
 
 /** What a LatencyClock reads: an rclnodejs node (its clock, and whether that clock is simulated). */
 export interface ClockNode {
@@ -26,7 +26,7 @@ export class LatencyClock {
   nowMs(): number {
     const t = performance.now();
     if (t - this.readAt >= RESYNC_MS || this.simulated()) {
-      this.baseMs = toMs(stampNow(this.node));
+      this.baseMs = stampMs(stampNow(this.node));
       this.readAt = t;
       return this.baseMs;
     }
@@ -35,14 +35,10 @@ export class LatencyClock {
 
   /** Milliseconds from `stamp` to now on the node's clock. */
   msSince(stamp: RosTime): number {
-    return this.nowMs() - toMs(stamp);
+    return this.nowMs() - stampMs(stamp);
   }
 
   private simulated(): boolean {
     return (this.node.getClock() as { isRosTimeActive?: boolean }).isRosTimeActive === true;
   }
-}
-
-function toMs(t: RosTime): number {
-  return t.sec * 1000 + t.nanosec / 1e6;
 }

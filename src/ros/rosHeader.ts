@@ -11,6 +11,11 @@ export interface RosHeader {
   readonly frameId: string;
 }
 
+/** A stamp as milliseconds since the epoch (a double: sub-microsecond for today's dates). */
+export function stampMs(t: RosTime): number {
+  return t.sec * 1000 + t.nanosec / 1e6;
+}
+
 /** The node's clock now, as a header stamp (honours use_sim_time like every ROS clock). */
 export function stampNow(node: {
   now(): { secondsAndNanoseconds: { seconds: bigint; nanoseconds: bigint } };

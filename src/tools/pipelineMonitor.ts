@@ -19,6 +19,7 @@ import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
 import { printedHelp } from '../util/commandHelp';
+import { stampMs } from '../ros/rosHeader';
 
 /** Printed by --help: this file's header. */
 const USAGE = `usage: node dist/src/tools/pipelineMonitor.js <pipeline> [<pipeline> ...] [--seconds N] [--save DIR]
@@ -52,7 +53,7 @@ class Watch {
 
   received(stamp: Stamp): void {
     this.messages++;
-    this.latencies.push(Date.now() - (stamp.sec * 1000 + stamp.nanosec / 1e6));
+    this.latencies.push(Date.now() - stampMs(stamp));
   }
 
   get lastJpeg(): Uint8Array | undefined {

@@ -7,6 +7,7 @@ import { loadRclnodejs, runMain } from '../ros/rosEnvironment';
 import { ImageIntake, IntakeFrame } from '../ros/imageIntake';
 import { percentile } from '../util/percentile';
 import { printedHelp } from '../util/commandHelp';
+import { stampMs } from '../ros/rosHeader';
 
 /** Printed by --help: this file's header. */
 const USAGE = `usage: node dist/src/tools/topicMonitor.js <topic> [--seconds N] [--compressed]
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
       const s = f.frame.header.stamp;
       frames.push({
         at: f.receivedAt,
-        latencyMs: Date.now() - (s.sec * 1000 + s.nanosec / 1e6),
+        latencyMs: Date.now() - stampMs(s),
         desc: describe(f),
       });
     },
