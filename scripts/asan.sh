@@ -23,7 +23,7 @@ status=0
 LD_PRELOAD="$libasan" \
 ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:halt_on_error=1:log_path=$log_dir/asan:allow_user_segv_handler=1:handle_segv=0" \
 HTP_ENGINE_ADDON="$root/build/engine-asan/Release/htp_engine.node" \
-  node_modules/.bin/mocha --config .mocharc.json \
+  bounded 1200 "asan: the engine tests" node_modules/.bin/mocha --config .mocharc.json \
   "dist/test/unit/engine/**/*.test.js" "dist/test/integration/engine/**/*.test.js" || status=$?
 if compgen -G "$log_dir/asan*" >/dev/null; then
   cat "$log_dir"/asan* >&2

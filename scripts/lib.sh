@@ -23,6 +23,21 @@ node_prefix() {
     || die "Node headers missing: no $p/include/node/node_api.h (Debian: apt-get install libnode-dev; or set npm_config_nodedir to a Node install prefix that has include/node)"
   printf '%s' "$p"
 }
+# Runs "$@" for at most LIMIT seconds: bounded LIMIT WHAT COMMAND... A suite whose process hangs
+# (an emulated Node that aborted inside qemu-user once stayed up until CI's own 90-minute limit)
+# then fails on its own, named, instead of taking the whole run with it. timeout signals the
+# command's whole process group (TERM, KILL 30 s later), so ROS processes a test started stop too.
+# Returns the command's status, 124 when it was stopped.
+bounded() {
+  local limit="$1" what="$2" rc=0
+  shift 2
+  timeout --kill-after=30 "$limit" "$@" || rc=$?
+  if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+    printf '[bootstrap] error: %s did not finish within %s s and was stopped\n' "$what" "$limit" >&2
+    return 124
+  fi
+  return "$rc"
+}
 need_cmd() { command -v "$1" >/dev/null 2>&1 || die "'$1' is missing: $2"; }
 # The QNN execution-provider plug-in (PyPI onnxruntime-qnn): bootstrap step 60 unpacks it for this
 # machine, the arm64 lane (scripts/arm64.sh) its aarch64 build too; one version for both.

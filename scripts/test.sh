@@ -6,6 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+source scripts/lib.sh
 bash scripts/bootstrap.sh
 node_modules/.bin/eslint src test
 # The layer table of docs/DESIGN.md as dependency-cruiser rules: an upward import fails here.
@@ -20,7 +21,9 @@ mkdir -p "$HTP_TEST_TMPDIR"
 export TMPDIR="$HTP_TEST_TMPDIR"
 # Fast DDS shared memory left by processes that died (a killed run) would be reused by this one.
 bash scripts/with-env.sh fastdds shm clean >/dev/null 2>&1 || true
-bash scripts/with-env.sh mocha --config .mocharc.json "dist/test/**/*.test.js"
+# Each suite has a time limit (bounded, scripts/lib.sh), far above its time here (about 11 min for
+# this one on 2 cores), so a hung process fails its suite instead of the whole CI run.
+bounded 2700 "the test suite (Kilted)" bash scripts/with-env.sh mocha --config .mocharc.json "dist/test/**/*.test.js"
 bash scripts/asan.sh
 rm -rf "$HTP_TEST_TMPDIR"
 bash scripts/test-jazzy.sh

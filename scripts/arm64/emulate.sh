@@ -25,6 +25,9 @@ export PATH="$node_dir:$PATH"
 export HTP_ENGINE_ADDON="${HTP_ENGINE_ADDON:-$root/build/engine-arm64/Release/htp_engine.node}"
 export HTP_QNN_PROVIDER_LIBRARY="$qnn_dir/libonnxruntime_providers_qnn.so"
 export LD_LIBRARY_PATH="$qnn_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# No core files: qemu-user writes a guest's core itself when the limit allows, and an aborted Node's
+# (gigabytes of address space) takes minutes and lands in the checkout.
+ulimit -c 0
 cmd="$1"; shift
 [ "$cmd" = node ] && cmd="$node_dir/node"
 exec proot -q "qemu-aarch64-static -L $sysroot" -b "$root/scripts/arm64/cpuinfo:/proc/cpuinfo" "$cmd" "$@"
