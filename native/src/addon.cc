@@ -1,11 +1,12 @@
 // Module entry: exports inspectModel(), loadSession() and the EngineSession class, the ORT version,
 // the glibc thresholds the addon fixed (mallocThresholds()) and the heads' output kernels
-// (planePeaks(), remapLabels(): output_kernels.h).
+// (planePeaks(), remapLabels(), yoloBestClasses(): output_kernels.h; zeroedBytes(): recycled_bytes.h).
 #include <napi.h>
 
 #include "engine_session.h"
 #include "malloc_tuning.h"
 #include "output_kernels.h"
+#include "recycled_bytes.h"
 
 namespace {
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
@@ -18,6 +19,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("planePeaks", Napi::Function::New(env, htp::PlanePeaks, "planePeaks"));
   exports.Set("remapLabels", Napi::Function::New(env, htp::RemapLabels, "remapLabels"));
   exports.Set("yoloBestClasses", Napi::Function::New(env, htp::YoloBestClasses, "yoloBestClasses"));
+  exports.Set("zeroedBytes", Napi::Function::New(env, htp::ZeroedBytes, "zeroedBytes"));
   exports.Set("mallocThresholds", Napi::Function::New(env, [](const Napi::CallbackInfo& info) -> Napi::Value {
     const htp::MallocThresholds t = htp::FixedMallocThresholds();
     if (!t.fixed) return info.Env().Null();

@@ -42,8 +42,16 @@ export type YoloBestClasses = (
   scores: Float32Array,
 ) => number;
 
+/**
+ * A zero-filled array of `size` bytes for a per-frame result (a label image). The addon's keeps
+ * the memory of collected arrays for the next request of the same size; the heads' own is
+ * `new Uint8Array(size)`.
+ */
+export type ZeroedBytes = (size: number) => Uint8Array;
+
 export interface OutputKernels {
   readonly planePeaks: PlanePeaks;
   readonly remapLabels: RemapLabels;
   readonly yoloBestClasses: YoloBestClasses;
+  readonly zeroedBytes: ZeroedBytes;
 }

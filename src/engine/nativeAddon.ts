@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EngineError } from '../core/engineError';
 import type { MallocThresholds } from '../core/mallocThresholds';
-import type { PlanePeaks, RemapLabels, YoloBestClasses } from '../core/outputKernels';
+import type { PlanePeaks, RemapLabels, YoloBestClasses, ZeroedBytes } from '../core/outputKernels';
 import { PACKAGE_ROOT } from '../packageRoot';
 
 /** A model input or output; `type` is an ONNX element code (see elementType.ts). */
@@ -158,6 +158,8 @@ export interface NativeAddon {
   planePeaks: PlanePeaks;
   remapLabels: RemapLabels;
   yoloBestClasses: YoloBestClasses;
+  /** native/src/recycled_bytes.cc: throws a RangeError unless 1 <= size <= 256 MiB, whole. */
+  zeroedBytes: ZeroedBytes;
 }
 
 export const ADDON_PATH =

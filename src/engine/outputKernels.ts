@@ -6,6 +6,6 @@ import { nativeAddon } from './nativeAddon';
  * TypeScript loops (src/heads/outputKernelsJs.ts), several times faster, on the calling thread.
  */
 export function nativeOutputKernels(): OutputKernels {
-  const { planePeaks, remapLabels, yoloBestClasses } = nativeAddon();
-  return { planePeaks, remapLabels, yoloBestClasses };
+  const { planePeaks, remapLabels, yoloBestClasses, zeroedBytes } = nativeAddon();
+  return { planePeaks, remapLabels, yoloBestClasses, zeroedBytes };
 }

@@ -4,8 +4,8 @@ import type { SemanticMap } from '../core/headResults';
 import { checkImageTransform } from './mapBoxToSource';
 import { readTensorAsFloat } from './readTensorAsFloat';
 import type { ImageTransform, Tensor } from '../core/tensor';
-import type { RemapLabels } from '../core/outputKernels';
-import { remapLabelsJs } from './outputKernelsJs';
+import type { RemapLabels, ZeroedBytes } from '../core/outputKernels';
+import { remapLabelsJs, zeroedBytesJs } from './outputKernelsJs';
 
 export interface DeeplabDecodeOptions {
   /**
@@ -17,6 +17,8 @@ export interface DeeplabDecodeOptions {
   readonly layout?: 'NCHW' | 'NHWC';
   /** The resize to source pixels (default: the heads' own, remapLabelsJs). */
   readonly remapLabels?: RemapLabels;
+  /** Where the label map at source resolution is allocated (default: a new Uint8Array). */
+  readonly zeroedBytes?: ZeroedBytes;
 }
 
 /**
@@ -61,7 +63,14 @@ export function decodeDeeplab(
 
   const grid =
     format === 'labels' ? labelGrid(output) : argmaxGrid(readTensorAsFloat(output), C, H * W, nhwc);
-  return resizeToSource(grid, W, H, transform, options.remapLabels ?? remapLabelsJs);
+  return resizeToSource(
+    grid,
+    W,
+    H,
+    transform,
+    options.remapLabels ?? remapLabelsJs,
+    options.zeroedBytes ?? zeroedBytesJs,
+  );
 }
 
 function labelGrid(t: Tensor): Uint8Array {
@@ -119,6 +128,7 @@ function resizeToSource(
   H: number,
   t: ImageTransform,
   remap: RemapLabels,
+  zeroedBytes: ZeroedBytes,
 ): SemanticMap {
   const width = Math.round(t.srcWidth);
   const height = Math.round(t.srcHeight);
@@ -142,7 +152,7 @@ function resizeToSource(
     H,
     t.dstHeight,
   );
-  const data = new Uint8Array(width * height);
+  const data = zeroedBytes(width * height);
   remap(grid, W, row, col, data);
   return { width, height, data };
 }

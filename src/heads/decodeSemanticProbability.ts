@@ -1,5 +1,5 @@
 import { checkTensorDims } from './checkTensorDims';
-import { decodeDeeplab } from './decodeDeeplab';
+import { type DeeplabDecodeOptions, decodeDeeplab } from './decodeDeeplab';
 import { HeadError } from './headError';
 import { readTensorAsFloat } from './readTensorAsFloat';
 import type { SemanticMap } from '../core/headResults';
@@ -17,6 +17,7 @@ export function decodeSemanticProbability(
   transform: ImageTransform,
   threshold: number,
   layout: 'NCHW' | 'NHWC' = 'NHWC',
+  kernels: Pick<DeeplabDecodeOptions, 'remapLabels' | 'zeroedBytes'> = {},
 ): SemanticMap {
   if (!(threshold >= 0 && threshold <= 1)) {
     throw new HeadError('BAD_OPTION', `probability threshold must be in [0, 1], got ${threshold}`);
@@ -34,6 +35,7 @@ export function decodeSemanticProbability(
   const labels = new Uint8Array(H * W);
   for (let i = 0; i < labels.length; i++) labels[i] = p[i]! >= threshold ? 1 : 0;
   return decodeDeeplab({ name: output.name, dims: [1, H, W], data: labels }, transform, {
+    ...kernels,
     format: 'labels',
   });
 }

@@ -1,4 +1,4 @@
-import type { PlanePeaks, RemapLabels, YoloBestClasses } from '../core/outputKernels';
+import type { PlanePeaks, RemapLabels, YoloBestClasses, ZeroedBytes } from '../core/outputKernels';
 
 /** The heads' own PlanePeaks: one contiguous scan per plane. */
 export const planePeaksJs: PlanePeaks = (data, planeSize) => {
@@ -21,6 +21,9 @@ export const planePeaksJs: PlanePeaks = (data, planeSize) => {
   }
   return out;
 };
+
+/** The heads' own ZeroedBytes: a new array every time. */
+export const zeroedBytesJs: ZeroedBytes = (size) => new Uint8Array(size);
 
 /** The heads' own RemapLabels: a row that samples the grid row above it is a copy of it. */
 export const remapLabelsJs: RemapLabels = (grid, gridWidth, rows, cols, out) => {

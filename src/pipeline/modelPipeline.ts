@@ -158,6 +158,7 @@ export class ModelPipeline {
       );
       const map = decodeDeeplab(t, r.transform, {
         remapLabels: this.kernels.remapLabels,
+        zeroedBytes: this.kernels.zeroedBytes,
         format: o.format === 'semantic-logits' ? 'logits' : 'labels',
         ...(o.format === 'semantic-logits' ? { layout: o.logits.layout } : {}),
       });
@@ -169,6 +170,7 @@ export class ModelPipeline {
         r.transform,
         this.thresholds.probability ?? DEFAULT_PROBABILITY_THRESHOLD,
         o.probability.layout,
+        { remapLabels: this.kernels.remapLabels, zeroedBytes: this.kernels.zeroedBytes },
       );
       return { task: 'semantic', map, timings: timings() };
     }
