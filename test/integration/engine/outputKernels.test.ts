@@ -50,6 +50,12 @@ describe('engine output kernels: the heads’ results, from the addon', function
       [0.699999988079071, 1, 0.20000000298023224, 2, -Infinity, 0],
     );
     assert.ok(Object.is(got[8], -0));
+    // Ties between vector lanes: the earlier index sits in a later lane (+0 at 1, -0 at 4).
+    const lanes = Float32Array.from([-1, 0, -1, -1, -0, -1, -1, -1, 3, 2, 3, 9, 9, 1, 1, 1]);
+    const peaks = native.planePeaks(lanes, 8);
+    assert.deepEqual([...peaks], [...planePeaksJs(lanes, 8)]);
+    assert.deepEqual([...peaks.subarray(1, 4)], [1, 9, 3]);
+    assert.ok(Object.is(peaks[0], 0));
     // Heatmap-sized planes with random peaks and repeated values, odd plane sizes included.
     for (const plane of [1, 3, 7, 64 * 48, 4099]) {
       const big = Float32Array.from({ length: plane * 9 }, () => Math.round(r() * 50) / 50);
