@@ -301,9 +301,13 @@ describe('engine output kernels: the heads’ results, from the addon', function
       dirty(); // zeros checked in the memory the previous round filled
       await collect();
     }
-    // A fresh 300 KB mapping faults in its 75 pages when written; taken back, none.
+    // A fresh 300 KB mapping faults in its 75 pages when written; taken back, none. Not under
+    // AddressSanitizer (scripts/asan.sh preloads it): its malloc quarantines what V8 frees and
+    // faults in shadow pages, ~340 faults per round here whatever this pool does.
     const perRound = (process.resourceUsage().minorPageFault - faults) / rounds;
-    assert.ok(perRound < 25, `${perRound} page faults per label image`);
+    if (!(process.env.LD_PRELOAD ?? '').includes('libasan')) {
+      assert.ok(perRound < 25, `${perRound} page faults per label image`);
+    }
     assert.ok(native.zeroedBytes(3).every((v) => v === 0));
   });
 });
