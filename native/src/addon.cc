@@ -1,6 +1,7 @@
 // Module entry: exports inspectModel(), loadSession() and the EngineSession class, the ORT version,
 // the glibc thresholds the addon fixed (mallocThresholds()) and the heads' output kernels
-// (planePeaks(), remapLabels(), yoloBestClasses(): output_kernels.h; zeroedBytes(): recycled_bytes.h).
+// (planePeaks(), remapLabels(), yoloBestClasses(): output_kernels.h) and the label images' memory
+// (zeroedBytes(), zeroedBytesStats(): recycled_bytes.h).
 #include <napi.h>
 
 #include "engine_session.h"
@@ -20,6 +21,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("remapLabels", Napi::Function::New(env, htp::RemapLabels, "remapLabels"));
   exports.Set("yoloBestClasses", Napi::Function::New(env, htp::YoloBestClasses, "yoloBestClasses"));
   exports.Set("zeroedBytes", Napi::Function::New(env, htp::ZeroedBytes, "zeroedBytes"));
+  exports.Set("zeroedBytesStats", Napi::Function::New(env, htp::ZeroedBytesStats, "zeroedBytesStats"));
   exports.Set("mallocThresholds", Napi::Function::New(env, [](const Napi::CallbackInfo& info) -> Napi::Value {
     const htp::MallocThresholds t = htp::FixedMallocThresholds();
     if (!t.fixed) return info.Env().Null();

@@ -8,7 +8,12 @@
 namespace htp {
 
 // zeroedBytes(size: number): Uint8Array of `size` zero bytes (1 <= size <= 256 MiB). Its memory
-// returns to a small pool when the array is collected (at most 8 MiB kept, the rest freed).
+// returns to a small pool when the array is collected (blocks of 64 KiB and more, at most 8 MiB;
+// a block that does not fit makes room by dropping blocks of other sizes, else it is freed).
 Napi::Value ZeroedBytes(const Napi::CallbackInfo& info);
+
+// zeroedBytesStats(): {fresh, reused, keptBytes, keptSizes}: arrays made from new memory and from
+// the pool since the addon loaded, the bytes the pool holds now and the size of each block.
+Napi::Value ZeroedBytesStats(const Napi::CallbackInfo& info);
 
 }  // namespace htp

@@ -160,6 +160,13 @@ export interface NativeAddon {
   yoloBestClasses: YoloBestClasses;
   /** native/src/recycled_bytes.cc: throws a RangeError unless 1 <= size <= 256 MiB, whole. */
   zeroedBytes: ZeroedBytes;
+  /** zeroedBytes' pool: arrays made from new memory and from the pool, and what it holds now. */
+  zeroedBytesStats(): {
+    fresh: number;
+    reused: number;
+    keptBytes: number;
+    keptSizes: number[];
+  };
 }
 
 export const ADDON_PATH =
