@@ -60,8 +60,8 @@ class Pool {
     return s;
   }
 
-  // Blocks of other sizes (oldest first) make room for this one: after a resolution change the
-  // pool holds the new size's blocks, not the old ones for ever.
+  // Blocks of other sizes make room for this one: after a resolution change the pool holds the
+  // new size's blocks, not the old ones for ever.
   void Give(void* p, size_t size) {
     if (size < kLeastKept) {
       std::free(p);
