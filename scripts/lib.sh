@@ -29,10 +29,11 @@ node_prefix() {
 # command's whole process group (TERM, KILL 30 s later), so ROS processes a test started stop too.
 # Returns the command's status, 124 when it was stopped.
 bounded() {
-  local limit="$1" what="$2" rc=0
+  local limit="$1" what="$2" rc=0 started=$SECONDS
   shift 2
   timeout --kill-after=30 "$limit" "$@" || rc=$?
-  if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+  # 137 is also a process the kernel killed (out of memory) before the limit: passed on as it is.
+  if [ "$rc" = 124 ] || { [ "$rc" = 137 ] && [ $((SECONDS - started)) -ge "$limit" ]; }; then
     printf '[bootstrap] error: %s did not finish within %s s and was stopped\n' "$what" "$limit" >&2
     return 124
   fi

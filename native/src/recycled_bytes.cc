@@ -19,6 +19,7 @@ constexpr size_t kKeptBytes = 8u << 20;
 constexpr size_t kLeastKept = 64u << 10;
 constexpr double kMaxSize = 256.0 * 1024 * 1024;
 
+// What the pool made and holds, read in one lock.
 struct PoolStats {
   double fresh = 0, reused = 0;
   size_t kept_bytes = 0;
@@ -42,10 +43,10 @@ class Pool {
         free_[i] = free_.back();
         free_.pop_back();
         kept_ -= size;
-        ++stats_.reused;
+        ++reused_;
         break;
       }
-      if (p == nullptr) ++stats_.fresh;
+      if (p == nullptr) ++fresh_;
     }
     if (p == nullptr) return std::calloc(size, 1);
     std::memset(p, 0, size);
@@ -54,7 +55,9 @@ class Pool {
 
   PoolStats Stats() {
     std::lock_guard<std::mutex> lock(mutex_);
-    PoolStats s = stats_;
+    PoolStats s;
+    s.fresh = fresh_;
+    s.reused = reused_;
     s.kept_bytes = kept_;
     for (const Block& b : free_) s.kept_sizes.push_back(b.size);
     return s;
@@ -94,7 +97,7 @@ class Pool {
   std::mutex mutex_;
   std::vector<Block> free_;
   size_t kept_ = 0;
-  PoolStats stats_;
+  double fresh_ = 0, reused_ = 0;
 };
 
 // Never destroyed: V8 may run the last finalizers while the process exits, after static
