@@ -25,17 +25,15 @@ void FillPixels(T* __restrict o, int n, const T* __restrict value, int channels)
 }
 
 // Source pixels [lo, lo + n) of row sy as three planar float rows (r, g, b at dst, dst + n,
-// dst + 2 n), each converted once however many input pixels sample it; `bytes` holds 3 n.
+// dst + 2 n), each converted once however many input pixels sample it.
 template <Encoding E>
-void SourceRowPlanes(const FrameView& f, int sy, int lo, int n, uint8_t* __restrict bytes,
-                     float* __restrict dst) {
+void SourceRowPlanes(const FrameView& f, int sy, int lo, int n, float* __restrict dst) {
   constexpr PackedLayout kLayout = PackedLayoutOf<E>();
   const uint8_t* row = f.data + static_cast<size_t>(sy) * f.step;
   if constexpr (kLayout.bytes_per_pixel == 3) {
-    uint8_t* by_offset[3];
-    for (int c = 0; c < 3; ++c) by_offset[kLayout.offset[c]] = bytes + static_cast<size_t>(c) * n;
-    DeinterleaveRgb(row + 3 * static_cast<size_t>(lo), n, by_offset[0], by_offset[1], by_offset[2]);
-    for (int i = 0; i < 3 * n; ++i) dst[i] = bytes[i];
+    float* by_offset[3];
+    for (int c = 0; c < 3; ++c) by_offset[kLayout.offset[c]] = dst + static_cast<size_t>(c) * n;
+    DeinterleaveRgbFloats(row + 3 * static_cast<size_t>(lo), n, by_offset[0], by_offset[1], by_offset[2]);
   } else if constexpr (kLayout.bytes_per_pixel == 4) {
     const uint8_t* p = row + 4 * static_cast<size_t>(lo);
     for (int c = 0; c < 3; ++c) {
@@ -148,7 +146,6 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
   // float conversions were most of this function's time on 520x520 and 256x192 crops.
   int span_lo = 0, span = 0;
   GatherPlan gather;
-  std::vector<uint8_t> span_bytes;
   std::vector<float> span_planes;
   if (!exact_grid) {
     const auto [lo0, hi0] = std::minmax_element(ax.i0.begin(), ax.i0.end());
@@ -161,7 +158,6 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
       rel1[i] = ax.i1[i] - span_lo;
     }
     gather = PlanGather(rel0.data(), rel1.data(), ax.w1.data(), nx);
-    span_bytes.resize(3 * static_cast<size_t>(span));
     // The last plane's windows may reach kGatherRowSlack values past it (zeros, never sampled).
     span_planes.resize(3 * static_cast<size_t>(span) + kGatherRowSlack);
   }
@@ -170,11 +166,9 @@ void Resample(const FrameView& f, const Geometry& g, const PreprocessSpec& s, T*
     float* blended = scratch + 2 * row_floats;
     int row_src[2] = {-1, -1};
     auto horizontal = [&](int sy, float* dst) {
-      SourceRowPlanes<E>(f, sy, span_lo, span, span_bytes.data(), span_planes.data());
-      for (int c = 0; c < 3; ++c) {
-        GatherBlend(span_planes.data() + static_cast<size_t>(c) * span, gather,
-                    dst + static_cast<size_t>(c) * nx);
-      }
+      SourceRowPlanes<E>(f, sy, span_lo, span, span_planes.data());
+      GatherBlend3(span_planes.data(), static_cast<size_t>(span), gather, dst,
+                   static_cast<size_t>(nx));
     };
     auto source_row = [&](int sy, int keep) -> const float* {
       for (int k = 0; k < 2; ++k)

@@ -1,6 +1,7 @@
 #include "gather_blend.h"
 
 #include <algorithm>
+#include <cstddef>
 
 #include "cpu_paths.h"
 
@@ -24,50 +25,66 @@ void Scalar(const float* __restrict p, const int* i0, const int* i1, const float
 }
 
 #if defined(__x86_64__)
-__attribute__((target("avx2"))) int Avx2(const float* p, const GatherPlan& g, int n, float* dst) {
+__attribute__((target("avx2"))) int Avx2(const float* p, size_t p_stride, const GatherPlan& g, int n,
+                                         float* dst, size_t dst_stride) {
   const int* i0 = g.i0.data();
   const int* i1 = g.i1.data();
+  const int* s0 = g.select0.data();
+  const int* s1 = g.select1.data();
   const float* w = g.w.data();
-  const __m256i seven = _mm256_set1_epi32(7);
+  const int* window = g.window.data();
   int i = 0;
   for (int k = 0; i + kBlock <= n; i += kBlock, ++k) {
-    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(i0 + i));
-    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(i1 + i));
-    __m256 v0, v1;
-    const int start = g.window[k];
-    if (start >= 0) {
-      // Samples at start + 0..15: the low three bits pick a lane, the fourth the half.
-      const __m256 lo = _mm256_loadu_ps(p + start);
-      const __m256 hi = _mm256_loadu_ps(p + start + 8);
-      const __m256i base = _mm256_set1_epi32(start);
-      const __m256i ra = _mm256_sub_epi32(a, base);
-      const __m256i rb = _mm256_sub_epi32(b, base);
-      v0 = _mm256_blendv_ps(_mm256_permutevar8x32_ps(lo, ra), _mm256_permutevar8x32_ps(hi, ra),
-                            _mm256_castsi256_ps(_mm256_cmpgt_epi32(ra, seven)));
-      v1 = _mm256_blendv_ps(_mm256_permutevar8x32_ps(lo, rb), _mm256_permutevar8x32_ps(hi, rb),
-                            _mm256_castsi256_ps(_mm256_cmpgt_epi32(rb, seven)));
-    } else {
-      v0 = _mm256_i32gather_ps(p, a, 4);
-      v1 = _mm256_i32gather_ps(p, b, 4);
-    }
     const __m256 wx = _mm256_loadu_ps(w + i);
-    _mm256_storeu_ps(dst + i, _mm256_add_ps(v0, _mm256_mul_ps(_mm256_sub_ps(v1, v0), wx)));
+    const int start = window[k];
+    if (start >= 0) {
+      // Samples at start + 0..15: each select's low three bits pick a lane (all VPERMPS reads),
+      // its sign bit the half (all BLENDVPS reads). Planned once, used for the three channels.
+      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s0 + i));
+      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s1 + i));
+      for (int c = 0; c < 3; ++c) {
+        const float* q = p + c * p_stride + start;
+        const __m256 lo = _mm256_loadu_ps(q);
+        const __m256 hi = _mm256_loadu_ps(q + 8);
+        const __m256 v0 = _mm256_blendv_ps(_mm256_permutevar8x32_ps(lo, a),
+                                           _mm256_permutevar8x32_ps(hi, a), _mm256_castsi256_ps(a));
+        const __m256 v1 = _mm256_blendv_ps(_mm256_permutevar8x32_ps(lo, b),
+                                           _mm256_permutevar8x32_ps(hi, b), _mm256_castsi256_ps(b));
+        _mm256_storeu_ps(dst + c * dst_stride + i,
+                         _mm256_add_ps(v0, _mm256_mul_ps(_mm256_sub_ps(v1, v0), wx)));
+      }
+    } else {
+      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(i0 + i));
+      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(i1 + i));
+      for (int c = 0; c < 3; ++c) {
+        const float* q = p + c * p_stride;
+        const __m256 v0 = _mm256_i32gather_ps(q, a, 4);
+        const __m256 v1 = _mm256_i32gather_ps(q, b, 4);
+        _mm256_storeu_ps(dst + c * dst_stride + i,
+                         _mm256_add_ps(v0, _mm256_mul_ps(_mm256_sub_ps(v1, v0), wx)));
+      }
+    }
   }
   return i;
 }
 #elif defined(__aarch64__)
 // NEON has no gather: the lanes are loaded one by one, the arithmetic is done four at a time.
-int Neon(const float* p, const GatherPlan& g, int n, float* dst) {
+int Neon(const float* p, size_t p_stride, const GatherPlan& g, int n, float* dst,
+         size_t dst_stride) {
   const int* i0 = g.i0.data();
   const int* i1 = g.i1.data();
   const float* w = g.w.data();
   int i = 0;
   for (; i + 4 <= n; i += 4) {
-    const float a[4] = {p[i0[i]], p[i0[i + 1]], p[i0[i + 2]], p[i0[i + 3]]};
-    const float b[4] = {p[i1[i]], p[i1[i + 1]], p[i1[i + 2]], p[i1[i + 3]]};
-    const float32x4_t v0 = vld1q_f32(a);
-    const float32x4_t v1 = vld1q_f32(b);
-    vst1q_f32(dst + i, vaddq_f32(v0, vmulq_f32(vsubq_f32(v1, v0), vld1q_f32(w + i))));
+    const float32x4_t wx = vld1q_f32(w + i);
+    for (int c = 0; c < 3; ++c) {
+      const float* q = p + c * p_stride;
+      const float a[4] = {q[i0[i]], q[i0[i + 1]], q[i0[i + 2]], q[i0[i + 3]]};
+      const float b[4] = {q[i1[i]], q[i1[i + 1]], q[i1[i + 2]], q[i1[i + 3]]};
+      const float32x4_t v0 = vld1q_f32(a);
+      const float32x4_t v1 = vld1q_f32(b);
+      vst1q_f32(dst + c * dst_stride + i, vaddq_f32(v0, vmulq_f32(vsubq_f32(v1, v0), wx)));
+    }
   }
   return i;
 }
@@ -85,20 +102,33 @@ GatherPlan PlanGather(const int* i0, const int* i1, const float* w, int n) {
                             *std::min_element(i1 + i, i1 + i + kBlock));
     const int hi = std::max(*std::max_element(i0 + i, i0 + i + kBlock),
                             *std::max_element(i1 + i, i1 + i + kBlock));
-    g.window.push_back(hi - lo < 2 * kBlock ? lo : -1);
+    const bool windowed = hi - lo < 2 * kBlock;
+    g.window.push_back(windowed ? lo : -1);
+    for (int j = i; j < i + kBlock; ++j) {
+      // Offset r in the window as a select: lane r & 7 in the low bits, half r >> 3 in the sign.
+      auto select = [&](int at) {
+        const int r = windowed ? at - lo : 0;
+        return static_cast<int>((r & 7) | (static_cast<unsigned>(r >> 3) << 31));
+      };
+      g.select0.push_back(select(i0[j]));
+      g.select1.push_back(select(i1[j]));
+    }
   }
   return g;
 }
 
-void GatherBlend(const float* p, const GatherPlan& g, float* dst) {
+void GatherBlend3(const float* p, size_t p_stride, const GatherPlan& g, float* dst,
+                  size_t dst_stride) {
   const int n = static_cast<int>(g.i0.size());
   int done = 0;
 #if defined(__x86_64__)
-  if (HasAvx2()) done = Avx2(p, g, n, dst);
+  if (HasAvx2()) done = Avx2(p, p_stride, g, n, dst, dst_stride);
 #elif defined(__aarch64__)
-  if (SimdAllowed()) done = Neon(p, g, n, dst);
+  if (SimdAllowed()) done = Neon(p, p_stride, g, n, dst, dst_stride);
 #endif
-  Scalar(p, g.i0.data(), g.i1.data(), g.w.data(), done, n, dst);
+  for (int c = 0; c < 3; ++c) {
+    Scalar(p + c * p_stride, g.i0.data(), g.i1.data(), g.w.data(), done, n, dst + c * dst_stride);
+  }
 }
 
 }  // namespace htp

@@ -1,6 +1,7 @@
 // One channel of a source row blended horizontally at the input's sample positions (sync, pure,
 // no N-API).
 #pragma once
+#include <cstddef>
 #include <vector>
 
 namespace htp {
@@ -12,6 +13,9 @@ struct GatherPlan {
   // Per block of eight input pixels: the start of a 16-value window of the row holding all their
   // samples, or -1 when they spread wider (a downscale of more than 2:1).
   std::vector<int> window;
+  // Per input pixel of a windowed block, where its i0 / i1 sample sits in the window: the offset's
+  // low three bits as they are, its fourth bit moved to the sign (0 in blocks without a window).
+  std::vector<int> select0, select1;
 };
 
 // The plan for n input pixels; the indices must lie in [0, row length).
@@ -20,12 +24,15 @@ GatherPlan PlanGather(const int* i0, const int* i1, const float* w, int n);
 // How many readable floats the planar row needs past its last value (the windows' reach).
 constexpr int kGatherRowSlack = 16;
 
-// dst[i] = p[i0[i]] + (p[i1[i]] - p[i0[i]]) * w[i]: the resampler's scalar operations in its
-// order (no fused multiply-add), so every path gives the same floats. On x86-64 with AVX2
-// (checked at run time) eight at a time, their samples permuted out of a 16-value window loaded
-// from the row (AVX2 gathers for wider blocks: several times slower on CPUs with the Downfall
-// microcode); four NEON lanes on AArch64; a plain loop elsewhere. `p` must hold
-// kGatherRowSlack readable floats past the row.
-void GatherBlend(const float* p, const GatherPlan& plan, float* dst);
+// For the three planes p, p + p_stride, p + 2 p_stride of a row, into dst, dst + dst_stride,
+// dst + 2 dst_stride: dst[i] = p[i0[i]] + (p[i1[i]] - p[i0[i]]) * w[i], the resampler's scalar
+// operations in its order (no fused multiply-add), so every path gives the same floats. On x86-64
+// with AVX2 (checked at run time) eight at a time, their samples permuted out of a 16-value window
+// loaded from the row (AVX2 gathers for wider blocks: several times slower on CPUs with the
+// Downfall microcode), the plan's selects shared by the three planes; four NEON lanes on AArch64;
+// a plain loop elsewhere. Each plane must have kGatherRowSlack readable floats past the row (for
+// the first two, the next plane's values do).
+void GatherBlend3(const float* p, size_t p_stride, const GatherPlan& plan, float* dst,
+                  size_t dst_stride);
 
 }  // namespace htp

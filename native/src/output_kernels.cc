@@ -7,6 +7,8 @@
 #include <limits>
 #include <string>
 
+#include "label_rows.h"
+
 #if defined(__x86_64__)
 #include <emmintrin.h>
 #elif defined(__aarch64__)
@@ -21,19 +23,54 @@ namespace {
 float PlaneMax(const float* p, size_t n) {
   size_t i = 0;
   float m = -std::numeric_limits<float>::infinity();
+  // Four running maxima: one MAXPS chain waits on the last (four cycles a step), four keep up
+  // with the loads. The lanes see different values, but a tie can only differ in a zero's sign,
+  // and the search below returns the first value equal to the maximum, whichever zero that is.
 #if defined(__x86_64__)
-  __m128 acc = _mm_set1_ps(m);
-  for (; i + 4 <= n; i += 4) acc = _mm_max_ps(_mm_loadu_ps(p + i), acc);
-  float lanes[4];
-  _mm_storeu_ps(lanes, acc);
+  __m128 acc[4] = {_mm_set1_ps(m), _mm_set1_ps(m), _mm_set1_ps(m), _mm_set1_ps(m)};
+  for (; i + 16 <= n; i += 16) {
+    for (int k = 0; k < 4; ++k) acc[k] = _mm_max_ps(_mm_loadu_ps(p + i + 4 * k), acc[k]);
+  }
+  for (; i + 4 <= n; i += 4) acc[0] = _mm_max_ps(_mm_loadu_ps(p + i), acc[0]);
+  float lanes[16];
+  for (int k = 0; k < 4; ++k) _mm_storeu_ps(lanes + 4 * k, acc[k]);
   for (float v : lanes) m = v > m ? v : m;
 #elif defined(__aarch64__)
-  float32x4_t acc = vdupq_n_f32(m);
-  for (; i + 4 <= n; i += 4) acc = vmaxnmq_f32(acc, vld1q_f32(p + i));
-  m = vmaxnmvq_f32(acc);
+  float32x4_t acc[4] = {vdupq_n_f32(m), vdupq_n_f32(m), vdupq_n_f32(m), vdupq_n_f32(m)};
+  for (; i + 16 <= n; i += 16) {
+    for (int k = 0; k < 4; ++k) acc[k] = vmaxnmq_f32(acc[k], vld1q_f32(p + i + 4 * k));
+  }
+  for (; i + 4 <= n; i += 4) acc[0] = vmaxnmq_f32(acc[0], vld1q_f32(p + i));
+  m = vmaxnmvq_f32(vmaxnmq_f32(vmaxnmq_f32(acc[0], acc[1]), vmaxnmq_f32(acc[2], acc[3])));
 #endif
   for (; i < n; ++i) m = p[i] > m ? p[i] : m;
   return m;
+}
+
+// The first index of p[0..n) whose value equals m (== semantics: either zero matches a zero, NaN
+// never matches); m must be one of the values. Sixteen compared at a time where vectors exist.
+size_t FirstEqual(const float* p, size_t n, float m) {
+  size_t i = 0;
+#if defined(__x86_64__)
+  const __m128 v = _mm_set1_ps(m);
+  for (; i + 16 <= n; i += 16) {
+    const int hit = _mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(p + i), v)) |
+                    _mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(p + i + 4), v)) << 4 |
+                    _mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(p + i + 8), v)) << 8 |
+                    _mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(p + i + 12), v)) << 12;
+    if (hit != 0) return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(hit)));
+  }
+#elif defined(__aarch64__)
+  const float32x4_t v = vdupq_n_f32(m);
+  for (; i + 16 <= n; i += 16) {
+    const uint32x4_t any = vorrq_u32(
+        vorrq_u32(vceqq_f32(vld1q_f32(p + i), v), vceqq_f32(vld1q_f32(p + i + 4), v)),
+        vorrq_u32(vceqq_f32(vld1q_f32(p + i + 8), v), vceqq_f32(vld1q_f32(p + i + 12), v)));
+    if (vmaxvq_u32(any) != 0) break;  // the first match is in these sixteen
+  }
+#endif
+  while (p[i] != m) ++i;
+  return i;
 }
 
 [[noreturn]] void ThrowType(Napi::Env env, const std::string& what) {
@@ -88,10 +125,7 @@ Napi::Value PlanePeaks(const Napi::CallbackInfo& info) {
   for (size_t k = 0; k < planes; ++k) {
     const float* q = p + k * plane;
     const float m = PlaneMax(q, plane);
-    size_t at = 0;
-    if (m != -std::numeric_limits<float>::infinity()) {
-      while (q[at] != m) ++at;  // found: m is one of the values
-    }
+    const size_t at = m == -std::numeric_limits<float>::infinity() ? 0 : FirstEqual(q, plane, m);
     out[2 * k] = m == -std::numeric_limits<float>::infinity() ? m : q[at];
     out[2 * k + 1] = static_cast<double>(at);
   }
@@ -129,6 +163,7 @@ Napi::Value RemapLabels(const Napi::CallbackInfo& info) {
   }
   const uint8_t* g = grid.Data();
   uint8_t* o = out.Data();
+  const LabelColumnPlan plan = PlanLabelColumns(c + u0, u1 - u0, grid_width);
   int32_t previous = -1;
   for (size_t v = 0; v < height; ++v) {
     if (r[v] < 0) {
@@ -140,8 +175,7 @@ Napi::Value RemapLabels(const Napi::CallbackInfo& info) {
       std::memcpy(dst + u0, dst - width + u0, u1 - u0);  // an upscaled map repeats rows
       continue;
     }
-    const uint8_t* src = g + static_cast<size_t>(r[v]) * grid_width;
-    for (size_t u = u0; u < u1; ++u) dst[u] = src[c[u]];
+    GatherLabelRow(g + static_cast<size_t>(r[v]) * grid_width, plan, dst + u0);
     previous = r[v];
   }
   return env.Undefined();

@@ -56,8 +56,17 @@ describe('engine output kernels: the heads’ results, from the addon', function
     assert.deepEqual([...peaks], [...planePeaksJs(lanes, 8)]);
     assert.deepEqual([...peaks.subarray(1, 4)], [1, 9, 3]);
     assert.ok(Object.is(peaks[0], 0));
+    // Four running maxima of four lanes: a zero tie between them (+0 at 3, -0 at 20, all else
+    // negative) and a peak only in the scalar tail of a 38-value plane.
+    const zeros = Float32Array.from({ length: 32 }, (_, i) =>
+      i === 3 ? 0 : i === 20 ? -0 : -i - 1,
+    );
+    assert.deepEqual([...native.planePeaks(zeros, 32)], [0, 3]);
+    assert.ok(Object.is(native.planePeaks(zeros, 32)[0], 0));
+    const tail = Float32Array.from({ length: 38 }, (_, i) => (i === 37 ? 9 : i % 7));
+    assert.deepEqual([...native.planePeaks(tail, 38)], [9, 37]);
     // Heatmap-sized planes with random peaks and repeated values, odd plane sizes included.
-    for (const plane of [1, 3, 7, 64 * 48, 4099]) {
+    for (const plane of [1, 3, 7, 16, 17, 31, 32, 64 * 48, 4099]) {
       const big = Float32Array.from({ length: plane * 9 }, () => Math.round(r() * 50) / 50);
       assert.deepEqual(
         [...native.planePeaks(big, plane)],
@@ -85,6 +94,28 @@ describe('engine output kernels: the heads’ results, from the addon', function
       remapLabelsJs(grid, 13, rows, cols, a);
       native.remapLabels(grid, 13, rows, cols, b);
       assert.deepEqual([...b], [...a], JSON.stringify(c));
+    }
+    // Camera-sized rows from a 520-wide grid, 16 columns at a time where their labels lie within
+    // 16 grid bytes: enlarged (640, 1280: all blocks), shrunk (320: none), letterboxed (padding
+    // columns on both sides), and a width with a tail of fewer than 16.
+    const big = Uint8Array.from({ length: 520 * 6 }, () => Math.floor(r() * 21));
+    const nearest = (n: number, from: number, to: number): number[] =>
+      Array.from({ length: n }, (_, u) => Math.min(to - 1, Math.floor(((u + 0.5) * to) / from)));
+    const wide: number[][] = [
+      nearest(640, 640, 520),
+      nearest(1280, 1280, 520),
+      nearest(320, 320, 520),
+      [-1, -1, -1, ...nearest(600, 600, 520), -1, -1],
+      nearest(37, 37, 520),
+      nearest(100, 100, 20).map((c) => c + 500), // the last grid columns: windows end at the row's end
+    ];
+    for (const cols of wide) {
+      const rows = Int32Array.from([0, 1, 1, 2, 5, -1, 4]);
+      const a = new Uint8Array(rows.length * cols.length).fill(255);
+      const b = new Uint8Array(rows.length * cols.length).fill(255);
+      remapLabelsJs(big, 520, rows, Int32Array.from(cols), a);
+      native.remapLabels(big, 520, rows, Int32Array.from(cols), b);
+      assert.deepEqual([...b], [...a], `${cols.length} columns`);
     }
   });
 
