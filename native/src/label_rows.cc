@@ -20,37 +20,36 @@ void Scalar(const uint8_t* __restrict src, const int32_t* cols, size_t from, siz
   for (size_t u = from; u < to; ++u) dst[u] = src[cols[u]];
 }
 
+#if defined(__x86_64__) || defined(__aarch64__)
 #if defined(__x86_64__)
-__attribute__((target("ssse3"))) void Vector(const uint8_t* src, const LabelColumnPlan& p,
-                                             uint8_t* dst) {
-  const int32_t* cols = p.cols.data();
-  for (size_t k = 0; k < p.window.size(); ++k) {
-    const size_t u = k * kBlock;
-    if (p.window[k] < 0) {
-      Scalar(src, cols, u, u + kBlock, dst);
-      continue;
-    }
-    const __m128i row = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + p.window[k]));
-    const __m128i at = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p.shuffle.data() + u));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + u), _mm_shuffle_epi8(row, at));
-  }
+#define HTP_LABEL_ROWS_TARGET __attribute__((target("ssse3")))
+// dst[i] = window[at[i]] for i < 16.
+HTP_LABEL_ROWS_TARGET inline void Shuffle16(const uint8_t* window, const uint8_t* at, uint8_t* dst) {
+  const __m128i row = _mm_loadu_si128(reinterpret_cast<const __m128i*>(window));
+  const __m128i idx = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm_shuffle_epi8(row, idx));
 }
-
 bool VectorAvailable() { return HasSsse3(); }
-#elif defined(__aarch64__)
-void Vector(const uint8_t* src, const LabelColumnPlan& p, uint8_t* dst) {
+#else
+#define HTP_LABEL_ROWS_TARGET
+inline void Shuffle16(const uint8_t* window, const uint8_t* at, uint8_t* dst) {
+  vst1q_u8(dst, vqtbl1q_u8(vld1q_u8(window), vld1q_u8(at)));
+}
+bool VectorAvailable() { return SimdAllowed(); }
+#endif
+
+HTP_LABEL_ROWS_TARGET void Vector(const uint8_t* src, const LabelColumnPlan& p, uint8_t* dst) {
   const int32_t* cols = p.cols.data();
   for (size_t k = 0; k < p.window.size(); ++k) {
     const size_t u = k * kBlock;
     if (p.window[k] < 0) {
       Scalar(src, cols, u, u + kBlock, dst);
-      continue;
+    } else {
+      Shuffle16(src + p.window[k], p.shuffle.data() + u, dst + u);
     }
-    vst1q_u8(dst + u, vqtbl1q_u8(vld1q_u8(src + p.window[k]), vld1q_u8(p.shuffle.data() + u)));
   }
 }
-
-bool VectorAvailable() { return SimdAllowed(); }
+#undef HTP_LABEL_ROWS_TARGET
 #else
 void Vector(const uint8_t*, const LabelColumnPlan&, uint8_t*) {}
 bool VectorAvailable() { return false; }
