@@ -11,8 +11,10 @@
 namespace htp {
 namespace {
 
-void Scalar(const uint8_t* __restrict src, int from, int n, uint8_t* __restrict p0,
-            uint8_t* __restrict p1, uint8_t* __restrict p2) {
+// Byte planes, or float planes holding the same values.
+template <typename T>
+void Scalar(const uint8_t* __restrict src, int from, int n, T* __restrict p0, T* __restrict p1,
+            T* __restrict p2) {
   for (int i = from; i < n; ++i) {
     const uint8_t* p = src + static_cast<size_t>(i) * 3;
     p0[i] = p[0];
@@ -90,21 +92,12 @@ void DeinterleaveRgb(const uint8_t* src, int n, uint8_t* plane0, uint8_t* plane1
   Scalar(src, done, n, plane0, plane1, plane2);
 }
 
-}  // namespace htp
-
-namespace htp {
-
 void DeinterleaveRgbFloats(const uint8_t* src, int n, float* plane0, float* plane1, float* plane2) {
-  int i = 0;
+  int done = 0;
 #if defined(__x86_64__)
-  if (HasAvx2()) i = Avx2Floats(src, n, plane0, plane1, plane2);
+  if (HasAvx2()) done = Avx2Floats(src, n, plane0, plane1, plane2);
 #endif
-  for (; i < n; ++i) {
-    const uint8_t* p = src + static_cast<size_t>(i) * 3;
-    plane0[i] = p[0];
-    plane1[i] = p[1];
-    plane2[i] = p[2];
-  }
+  Scalar(src, done, n, plane0, plane1, plane2);
 }
 
 }  // namespace htp

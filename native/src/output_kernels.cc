@@ -125,8 +125,9 @@ Napi::Value PlanePeaks(const Napi::CallbackInfo& info) {
   for (size_t k = 0; k < planes; ++k) {
     const float* q = p + k * plane;
     const float m = PlaneMax(q, plane);
-    const size_t at = m == -std::numeric_limits<float>::infinity() ? 0 : FirstEqual(q, plane, m);
-    out[2 * k] = m == -std::numeric_limits<float>::infinity() ? m : q[at];
+    const bool none = m == -std::numeric_limits<float>::infinity();  // all NaN or -Infinity
+    const size_t at = none ? 0 : FirstEqual(q, plane, m);
+    out[2 * k] = none ? m : q[at];
     out[2 * k + 1] = static_cast<double>(at);
   }
   return out;
