@@ -16,6 +16,10 @@
 namespace htp {
 namespace {
 
+// The quantizer's arithmetic (LevelQuantizer): divide by the scale, multiply, or multiply with the
+// zero point inside b and the saturating narrowing as the clamp.
+enum class Form { kDivide, kMultiply, kSaturate };
+
 #if defined(__x86_64__)
 constexpr int kWidth = 8;
 
@@ -26,22 +30,25 @@ struct Quantizer8 {
   __m256i zero;
 };
 
-// Eight values blended, rounded and quantized: the zero point added, not yet narrowed.
-template <bool kDivide>
+// Eight values blended, rounded and quantized: the zero point added, not yet narrowed. A
+// kSaturate quantizer holds the zero point in b and leaves the clamp to the narrowing.
+template <Form kForm>
 __attribute__((target("avx2"))) inline __m256i Levels8(const float* t, const float* u, __m256 vw,
                                                         const Quantizer8& q) {
   const __m256 top = _mm256_loadu_ps(t);
   const __m256 bot = _mm256_loadu_ps(u);
   __m256 v = _mm256_add_ps(top, _mm256_mul_ps(_mm256_sub_ps(bot, top), vw));
-  v = _mm256_cvtepi32_ps(_mm256_cvttps_epi32(_mm256_add_ps(v, _mm256_set1_ps(0.5f))));
+  // Truncation of a value below 2^31 in one instruction: the int cast and back, as a float.
+  v = _mm256_round_ps(_mm256_add_ps(v, _mm256_set1_ps(0.5f)), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
   __m256 x = _mm256_add_ps(_mm256_mul_ps(v, q.a), q.b);
-  if constexpr (kDivide) x = _mm256_div_ps(x, q.scale);
-  x = _mm256_min_ps(q.hi, _mm256_max_ps(q.lo, x));
   // cvtps2dq rounds by MXCSR: half to even by default, as lrint does.
+  if constexpr (kForm == Form::kSaturate) return _mm256_cvtps_epi32(x);
+  if constexpr (kForm == Form::kDivide) x = _mm256_div_ps(x, q.scale);
+  x = _mm256_min_ps(q.hi, _mm256_max_ps(q.lo, x));
   return _mm256_add_epi32(_mm256_cvtps_epi32(x), q.zero);
 }
 
-template <typename T, bool kDivide>
+template <typename T, Form kForm>
 __attribute__((target("avx2"))) int Vector(const float* t, const float* u, float wy, int n,
                                            const LevelQuantizer& lq, T* o) {
   const __m256 vw = _mm256_set1_ps(wy);
@@ -54,16 +61,16 @@ __attribute__((target("avx2"))) int Vector(const float* t, const float* u, float
   // the shuffles per value.
   const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
   for (; i + 4 * kWidth <= n; i += 4 * kWidth) {
-    const __m256i a = _mm256_packs_epi32(Levels8<kDivide>(t + i, u + i, vw, q),
-                                         Levels8<kDivide>(t + i + 8, u + i + 8, vw, q));
-    const __m256i b = _mm256_packs_epi32(Levels8<kDivide>(t + i + 16, u + i + 16, vw, q),
-                                         Levels8<kDivide>(t + i + 24, u + i + 24, vw, q));
+    const __m256i a = _mm256_packs_epi32(Levels8<kForm>(t + i, u + i, vw, q),
+                                         Levels8<kForm>(t + i + 8, u + i + 8, vw, q));
+    const __m256i b = _mm256_packs_epi32(Levels8<kForm>(t + i + 16, u + i + 16, vw, q),
+                                         Levels8<kForm>(t + i + 24, u + i + 24, vw, q));
     const __m256i bytes = kUnsigned ? _mm256_packus_epi16(a, b) : _mm256_packs_epi16(a, b);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + i),
                         _mm256_permutevar8x32_epi32(bytes, order));
   }
   for (; i + kWidth <= n; i += kWidth) {
-    const __m256i q32 = Levels8<kDivide>(t + i, u + i, vw, q);
+    const __m256i q32 = Levels8<kForm>(t + i, u + i, vw, q);
     const __m128i q16 =
         _mm_packs_epi32(_mm256_castsi256_si128(q32), _mm256_extracti128_si256(q32, 1));
     const __m128i q8 = kUnsigned ? _mm_packus_epi16(q16, q16) : _mm_packs_epi16(q16, q16);
@@ -82,20 +89,21 @@ struct Quantizer4 {
   int32x4_t zero;
 };
 
-// Four values blended, rounded and quantized: the zero point added, not yet narrowed.
-template <bool kDivide>
+// Four values blended, rounded and quantized: the zero point added, not yet narrowed (as Levels8).
+template <Form kForm>
 inline int32x4_t Levels4(const float* t, const float* u, float32x4_t vw, const Quantizer4& q) {
   const float32x4_t top = vld1q_f32(t);
   const float32x4_t bot = vld1q_f32(u);
   float32x4_t v = vaddq_f32(top, vmulq_f32(vsubq_f32(bot, top), vw));
-  v = vcvtq_f32_s32(vcvtq_s32_f32(vaddq_f32(v, vdupq_n_f32(0.5f))));  // FCVTZS truncates, as the int cast
+  v = vrndq_f32(vaddq_f32(v, vdupq_n_f32(0.5f)));  // FRINTZ truncates, as the int cast and back
   float32x4_t x = vaddq_f32(vmulq_f32(v, q.a), q.b);
-  if constexpr (kDivide) x = vdivq_f32(x, q.scale);
+  if constexpr (kForm == Form::kSaturate) return vcvtnq_s32_f32(x);  // FCVTNS: ties to even
+  if constexpr (kForm == Form::kDivide) x = vdivq_f32(x, q.scale);
   x = vminq_f32(q.hi, vmaxq_f32(q.lo, x));
-  return vaddq_s32(vcvtnq_s32_f32(x), q.zero);  // FCVTNS: ties to even
+  return vaddq_s32(vcvtnq_s32_f32(x), q.zero);
 }
 
-template <typename T, bool kDivide>
+template <typename T, Form kForm>
 int Vector(const float* t, const float* u, float wy, int n, const LevelQuantizer& lq, T* o) {
   const float32x4_t vw = vdupq_n_f32(wy);
   const Quantizer4 q{vdupq_n_f32(lq.a),  vdupq_n_f32(lq.b),  vdupq_n_f32(lq.scale),
@@ -104,7 +112,7 @@ int Vector(const float* t, const float* u, float wy, int n, const LevelQuantizer
   // Sixteen at a time, narrowed with the same saturating steps as four at a time below.
   for (; i + 4 * kWidth <= n; i += 4 * kWidth) {
     int32x4_t q32[4];
-    for (int k = 0; k < 4; ++k) q32[k] = Levels4<kDivide>(t + i + 4 * k, u + i + 4 * k, vw, q);
+    for (int k = 0; k < 4; ++k) q32[k] = Levels4<kForm>(t + i + 4 * k, u + i + 4 * k, vw, q);
     if constexpr (std::is_same<T, uint8_t>::value) {
       const uint16x8_t a = vcombine_u16(vqmovun_s32(q32[0]), vqmovun_s32(q32[1]));
       const uint16x8_t b = vcombine_u16(vqmovun_s32(q32[2]), vqmovun_s32(q32[3]));
@@ -116,7 +124,7 @@ int Vector(const float* t, const float* u, float wy, int n, const LevelQuantizer
     }
   }
   for (; i + kWidth <= n; i += kWidth) {
-    const int32x4_t q32 = Levels4<kDivide>(t + i, u + i, vw, q);
+    const int32x4_t q32 = Levels4<kForm>(t + i, u + i, vw, q);
     uint32_t bytes;
     if constexpr (std::is_same<T, uint8_t>::value) {
       const uint8x8_t q8 = vqmovn_u16(vcombine_u16(vqmovun_s32(q32), vqmovun_s32(q32)));
@@ -134,7 +142,7 @@ bool VectorAvailable() { return SimdAllowed(); }
 #else
 constexpr int kWidth = 1;
 
-template <typename T, bool kDivide>
+template <typename T, Form kForm>
 int Vector(const float*, const float*, float, int, const LevelQuantizer&, T*) {
   return 0;
 }
@@ -147,7 +155,9 @@ bool VectorAvailable() { return false; }
 template <typename T>
 int BlendRoundQuantize(const float* t, const float* u, float wy, int n, const LevelQuantizer& q,
                        T* o) {
-  return q.divide ? Vector<T, true>(t, u, wy, n, q, o) : Vector<T, false>(t, u, wy, n, q, o);
+  if (q.saturate) return Vector<T, Form::kSaturate>(t, u, wy, n, q, o);
+  return q.divide ? Vector<T, Form::kDivide>(t, u, wy, n, q, o)
+                  : Vector<T, Form::kMultiply>(t, u, wy, n, q, o);
 }
 
 template <typename T>
@@ -162,10 +172,14 @@ bool PrepareBlendQuantize(const T* lut, float a, float b, float scale, int zero,
   candidate.hi = static_cast<float>(std::numeric_limits<T>::max()) - zero;
   candidate.scale = scale;
   T got[256];
-  for (const bool divide : {false, true}) {
-    candidate.divide = divide;
-    candidate.a = divide ? a : a / scale;
-    candidate.b = divide ? b : b / scale;
+  // Cheapest first; each is taken only if it gives the table's 256 bytes, and since a blend is
+  // rounded to a whole level before it is quantized, those are all the values it can meet.
+  for (const Form form : {Form::kSaturate, Form::kMultiply, Form::kDivide}) {
+    candidate.divide = form == Form::kDivide;
+    candidate.saturate = form == Form::kSaturate;
+    candidate.a = candidate.divide ? a : a / scale;
+    candidate.b = candidate.divide ? b : b / scale;
+    if (candidate.saturate) candidate.b += static_cast<float>(zero);
     if (BlendRoundQuantize<T>(levels, levels, 0.f, 256, candidate, got) == 256 &&
         std::equal(got, got + 256, lut)) {
       *q = candidate;

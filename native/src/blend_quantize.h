@@ -9,9 +9,11 @@ namespace htp {
 
 // How a channel's whole levels become its quantized bytes on the vector path: (v a + b) / scale
 // as ONNX Runtime's QuantizeLinear divides, or, where it gives the same 256 bytes, the cheaper
-// v (a / scale) + b / scale.
+// v (a / scale) + b / scale, cheapest with the zero point already in b and the narrowing's
+// saturation as the clamp (`saturate`: lo, hi and zero unused).
 struct LevelQuantizer {
   bool divide = true;
+  bool saturate = false;
   float a = 1, b = 0, scale = 1;
   float lo = 0, hi = 255;  // the output range shifted by the zero point
   int zero = 0;
