@@ -36,6 +36,9 @@ export interface FloorRun {
   /** The probe process's user + system CPU at 30 Hz after the warm-up, ms, and its messages. */
   readonly cpuMs: number;
   readonly cpuFrames: number;
+  /** Where in the 30 Hz phase that reading started, and how long it ran, s. */
+  readonly cpuFromS: number;
+  readonly cpuOverS: number;
   /** The same CPU by thread name, as NodeRun.rateThreadCpuMs. */
   readonly threadCpuMs: ReadonlyArray<readonly [string, number]>;
 }
@@ -47,6 +50,8 @@ export interface FloorFigures {
   /** The bare node's CPU per frame at 30 Hz: what any rclnodejs node's process pays. */
   readonly floor_cpu_ms_per_frame: number | null;
   readonly floor_cpu_ms_per_frame_by_thread: Readonly<Record<string, number>>;
+  /** As node_cpu_window_s, for the floor's reading. */
+  readonly floor_cpu_window_s: readonly [number, number];
 }
 
 /** What one resolution x precision of the node gave. */
@@ -67,8 +72,11 @@ export interface NodeRun {
   readonly nodeP50: Readonly<Record<NodeStage | NodeSpan, number>>;
   /** The node process's user + system CPU in the 30 Hz phase after its warm-up, ms ... */
   readonly rateCpuMs: number;
-  /** ... and the detections received over the same span. */
+  /** ... and the detections received over the same span ... */
   readonly rateCpuFrames: number;
+  /** ... which started this far into the phase and lasted this long, s. */
+  readonly rateCpuFromS: number;
+  readonly rateCpuOverS: number;
   /** The same CPU split by thread name (main, DDS, engine worker, V8 helpers), largest first. */
   readonly rateThreadCpuMs: ReadonlyArray<readonly [string, number]>;
   /** 1-minute load average when the row started (the machine is shared). */
@@ -112,6 +120,8 @@ export interface E2eRow {
   readonly node_stages_ms_p50: number;
   /** The node process's user + system CPU per frame published, 30 Hz phase after its warm-up. */
   readonly node_cpu_ms_per_frame: number | null;
+  /** The span of the 30 Hz phase that reading covers, [from, to] s. */
+  readonly node_cpu_window_s: readonly [number, number];
   /** node_cpu_ms_per_frame split by thread name: where the CPU goes besides the main thread. */
   readonly node_cpu_ms_per_frame_by_thread: Readonly<Record<string, number>>;
   /** What any rclnodejs node pays at this resolution (FloorRun), measured in the same run. */
@@ -122,6 +132,7 @@ export interface E2eRow {
   readonly overhead_above_floor_ms_p50: number | null;
   readonly floor_cpu_ms_per_frame: number | null;
   readonly floor_cpu_ms_per_frame_by_thread: Readonly<Record<string, number>>;
+  readonly floor_cpu_window_s: readonly [number, number] | null;
   /** e2e minus the node's stages summed (p50s): the detections' way out (DDS, the receiver). */
   readonly dds_out_ms_p50: number;
   /** Ultralytics predict() with the .pt (FP32 weights in both precisions' rows). */
@@ -163,6 +174,7 @@ export function floorFigures(f: FloorRun | undefined): FloorFigures | null {
     floor_out_ms_p50: r2(percentile(f.outMs, 50)),
     floor_cpu_ms_per_frame: f.cpuFrames > 0 ? r2(f.cpuMs / f.cpuFrames) : null,
     floor_cpu_ms_per_frame_by_thread: perFrameByThread(f.threadCpuMs, f.cpuFrames),
+    floor_cpu_window_s: [r2(f.cpuFromS), r2(f.cpuFromS + f.cpuOverS)],
   };
 }
 
@@ -205,12 +217,14 @@ export function e2eRow(
     node_stages_ms_p50: r2(run.nodeP50.callback_to_publish),
     node_cpu_ms_per_frame: run.rateCpuFrames > 0 ? r2(run.rateCpuMs / run.rateCpuFrames) : null,
     node_cpu_ms_per_frame_by_thread: perFrameByThread(run.rateThreadCpuMs, run.rateCpuFrames),
+    node_cpu_window_s: [r2(run.rateCpuFromS), r2(run.rateCpuFromS + run.rateCpuOverS)],
     floor_ms_p50: fl?.floor_ms_p50 ?? null,
     floor_in_ms_p50: fl?.floor_in_ms_p50 ?? null,
     floor_out_ms_p50: fl?.floor_out_ms_p50 ?? null,
     overhead_above_floor_ms_p50: fl ? r2(overhead - fl.floor_ms_p50) : null,
     floor_cpu_ms_per_frame: fl?.floor_cpu_ms_per_frame ?? null,
     floor_cpu_ms_per_frame_by_thread: fl?.floor_cpu_ms_per_frame_by_thread ?? {},
+    floor_cpu_window_s: fl?.floor_cpu_window_s ?? null,
     ultralytics_pt_ms_p50: ptF?.total_ms_p50 ?? null,
     ultralytics_onnx_ms_p50: onnxF?.total_ms_p50 ?? null,
     ultralytics_pt_stages_ms_p50: ptF,

@@ -118,6 +118,11 @@ describe('npm run bench:e2e (smoke: a few frames, Ultralytics skipped)', functio
       assert.ok(byThread('node_cpu_ms_per_frame_by_thread').main! > 0, at);
       assert.ok(byThread('floor_cpu_ms_per_frame_by_thread').main! > 0, at);
       assert.ok(n('floor_cpu_ms_per_frame') > 0, at);
+      // Both readings start a third into the 2 s phase (the warm-up's cap) and end after it.
+      for (const k of ['node_cpu_window_s', 'floor_cpu_window_s']) {
+        const [from, to] = r[k] as [number, number];
+        assert.ok(Math.abs(from - 2 / 3) < 0.2 && to > from + 1, `${at}: ${k} ${from}-${to}`);
+      }
       if (standin) {
         // The stand-in computes nothing: its inference is a small fraction of a real model's.
         assert.ok(n('engine_ms_p50') < 5, `${at}: stand-in inference ${n('engine_ms_p50')} ms`);

@@ -32,6 +32,8 @@ function run(over: Partial<NodeRun> = {}): NodeRun {
     nodeP50: stages(25),
     rateCpuMs: 600,
     rateCpuFrames: 150,
+    rateCpuFromS: 10,
+    rateCpuOverS: 20.004,
     rateThreadCpuMs: [
       ['node', 450],
       ['dds.shm.7411', 150],
@@ -89,6 +91,9 @@ describe('e2eRow', function () {
     assert.equal(r.node_cpu_ms_per_frame, 4);
     // Split by thread: 450 and 150 ms over the same 150 frames.
     assert.deepEqual(r.node_cpu_ms_per_frame_by_thread, { node: 3, 'dds.shm.7411': 1 });
+    // Read from 10 s into the phase for 20 s: the window says where, so rows read differently
+    // (earlier runs: from 3 s of a 10 s phase) are not compared as if alike.
+    assert.deepEqual(r.node_cpu_window_s, [10, 30]);
     assert.equal(
       e2eRow(run({ rateCpuFrames: 0 }), undefined, undefined).node_cpu_ms_per_frame,
       null,
@@ -102,6 +107,8 @@ describe('e2eRow', function () {
       totalMs: [3, 4, 5, 6, 7],
       cpuMs: 120,
       cpuFrames: 150,
+      cpuFromS: 3,
+      cpuOverS: 7,
       threadCpuMs: [['main', 90]],
     };
     const r = e2eRow(run(), undefined, undefined, floor);
@@ -113,6 +120,7 @@ describe('e2eRow', function () {
     // The bare node's 120 ms of CPU over 150 frames.
     assert.equal(r.floor_cpu_ms_per_frame, 0.8);
     assert.deepEqual(r.floor_cpu_ms_per_frame_by_thread, { main: 0.6 });
+    assert.deepEqual(r.floor_cpu_window_s, [3, 10]);
     assert.equal(
       e2eRow(run(), undefined, undefined, { ...floor, cpuFrames: 0 }).floor_cpu_ms_per_frame,
       null,
@@ -120,6 +128,7 @@ describe('e2eRow', function () {
     const none = e2eRow(run(), undefined, undefined);
     assert.equal(none.floor_ms_p50, null);
     assert.equal(none.overhead_above_floor_ms_p50, null);
+    assert.equal(none.floor_cpu_window_s, null);
   });
 
   it('gives no overhead ratio on stand-in rows, whose inference is ~0', function () {
