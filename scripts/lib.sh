@@ -39,6 +39,43 @@ bounded() {
   fi
   return "$rc"
 }
+# bounded, and also stopped when it goes quiet: quiet_bounded LIMIT QUIET LOG WHAT COMMAND... runs
+# COMMAND (whose output the caller sends to LOG) for at most LIMIT seconds, and stops it earlier
+# when LOG has not grown for QUIET seconds: for a run that hangs rather than slows (mocha prints a
+# line per test, so silence means no test is ending). COMMAND runs in a session of its own, so its
+# whole process group is signalled (TERM, KILL 30 s later). Returns COMMAND's status, 124 when it
+# was stopped. COMMAND must be a program, not a shell function.
+quiet_bounded() {
+  local limit="$1" quiet="$2" logf="$3" what="$4" rc=0 pid last size idle=0
+  shift 4
+  # A background job of a script is not a group leader, so setsid makes it one without forking.
+  setsid timeout --kill-after=30 "$limit" "$@" &
+  pid=$!
+  last=$(stat -c %s "$logf" 2>/dev/null || echo 0)
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 5
+    size=$(stat -c %s "$logf" 2>/dev/null || echo 0)
+    if [ "$size" != "$last" ]; then
+      last=$size
+      idle=0
+      continue
+    fi
+    idle=$((idle + 5))
+    if [ "$idle" -ge "$quiet" ]; then
+      printf '[bootstrap] error: %s printed nothing for %s s and was stopped\n' "$what" "$quiet" >&2
+      kill -TERM -- "-$pid" 2>/dev/null || true
+      for _ in 1 2 3 4 5 6; do kill -0 "$pid" 2>/dev/null || break; sleep 5; done
+      kill -KILL -- "-$pid" 2>/dev/null || true
+      wait "$pid" 2>/dev/null || true
+      return 124
+    fi
+  done
+  wait "$pid" || rc=$?
+  if [ "$rc" = 124 ]; then
+    printf '[bootstrap] error: %s did not finish within %s s and was stopped\n' "$what" "$limit" >&2
+  fi
+  return "$rc"
+}
 need_cmd() { command -v "$1" >/dev/null 2>&1 || die "'$1' is missing: $2"; }
 # The QNN execution-provider plug-in (PyPI onnxruntime-qnn): bootstrap step 60 unpacks it for this
 # machine, the arm64 lane (scripts/arm64.sh) its aarch64 build too; one version for both.
