@@ -16,9 +16,7 @@
 namespace htp {
 namespace {
 
-// The quantizer's arithmetic (LevelQuantizer): divide by the scale, multiply, or multiply with the
-// zero point inside b and the saturating narrowing as the clamp.
-enum class Form { kDivide, kMultiply, kSaturate };
+using Form = QuantizerForm;
 
 #if defined(__x86_64__)
 constexpr int kWidth = 8;
@@ -155,9 +153,12 @@ bool VectorAvailable() { return false; }
 template <typename T>
 int BlendRoundQuantize(const float* t, const float* u, float wy, int n, const LevelQuantizer& q,
                        T* o) {
-  if (q.saturate) return Vector<T, Form::kSaturate>(t, u, wy, n, q, o);
-  return q.divide ? Vector<T, Form::kDivide>(t, u, wy, n, q, o)
-                  : Vector<T, Form::kMultiply>(t, u, wy, n, q, o);
+  switch (q.form) {
+    case Form::kSaturate: return Vector<T, Form::kSaturate>(t, u, wy, n, q, o);
+    case Form::kMultiply: return Vector<T, Form::kMultiply>(t, u, wy, n, q, o);
+    case Form::kDivide: break;
+  }
+  return Vector<T, Form::kDivide>(t, u, wy, n, q, o);
 }
 
 template <typename T>
@@ -175,11 +176,10 @@ bool PrepareBlendQuantize(const T* lut, float a, float b, float scale, int zero,
   // Cheapest first; each is taken only if it gives the table's 256 bytes, and since a blend is
   // rounded to a whole level before it is quantized, those are all the values it can meet.
   for (const Form form : {Form::kSaturate, Form::kMultiply, Form::kDivide}) {
-    candidate.divide = form == Form::kDivide;
-    candidate.saturate = form == Form::kSaturate;
-    candidate.a = candidate.divide ? a : a / scale;
-    candidate.b = candidate.divide ? b : b / scale;
-    if (candidate.saturate) candidate.b += static_cast<float>(zero);
+    candidate.form = form;
+    candidate.a = form == Form::kDivide ? a : a / scale;
+    candidate.b = form == Form::kDivide ? b : b / scale;
+    if (form == Form::kSaturate) candidate.b += static_cast<float>(zero);
     if (BlendRoundQuantize<T>(levels, levels, 0.f, 256, candidate, got) == 256 &&
         std::equal(got, got + 256, lut)) {
       *q = candidate;

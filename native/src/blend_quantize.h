@@ -7,13 +7,17 @@
 
 namespace htp {
 
-// How a channel's whole levels become its quantized bytes on the vector path: (v a + b) / scale
-// as ONNX Runtime's QuantizeLinear divides, or, where it gives the same 256 bytes, the cheaper
-// v (a / scale) + b / scale, cheapest with the zero point already in b and the narrowing's
-// saturation as the clamp (`saturate`: lo, hi and zero unused).
+// The arithmetic that turns a whole level v into a quantized byte on the vector path:
+//  - kDivide: (v a + b) / scale, clamped, rounded, plus the zero point, as ONNX Runtime's
+//    QuantizeLinear divides;
+//  - kMultiply: v (a / scale) + b / scale, the same otherwise;
+//  - kSaturate: v (a / scale) + (b / scale + zero), rounded, the narrowing's saturation as the
+//    clamp (lo, hi and zero unused).
+// PrepareBlendQuantize takes the cheapest that gives the channel's 256 bytes.
+enum class QuantizerForm { kDivide, kMultiply, kSaturate };
+
 struct LevelQuantizer {
-  bool divide = true;
-  bool saturate = false;
+  QuantizerForm form = QuantizerForm::kDivide;
   float a = 1, b = 0, scale = 1;
   float lo = 0, hi = 255;  // the output range shifted by the zero point
   int zero = 0;
