@@ -32,7 +32,13 @@ bounded() {
   local limit="$1" what="$2" rc=0 started=$SECONDS
   shift 2
   timeout --kill-after=30 "$limit" "$@" || rc=$?
-  # 137 is also a process the kernel killed (out of memory) before the limit: passed on as it is.
+  limit_status "$rc" "$limit" "$started" "$what"
+}
+# timeout's status as bounded returns it: limit_status RC LIMIT STARTED WHAT (STARTED: $SECONDS
+# when the command started). 137 is also a process the kernel killed (out of memory) before the
+# limit: passed on as it is.
+limit_status() {
+  local rc="$1" limit="$2" started="$3" what="$4"
   if [ "$rc" = 124 ] || { [ "$rc" = 137 ] && [ $((SECONDS - started)) -ge "$limit" ]; }; then
     printf '[bootstrap] error: %s did not finish within %s s and was stopped\n' "$what" "$limit" >&2
     return 124
@@ -46,7 +52,7 @@ bounded() {
 # whole process group is signalled (TERM, KILL 30 s later). Returns COMMAND's status, 124 when it
 # was stopped. COMMAND must be a program, not a shell function.
 quiet_bounded() {
-  local limit="$1" quiet="$2" logf="$3" what="$4" rc=0 pid last size idle=0
+  local limit="$1" quiet="$2" logf="$3" what="$4" rc=0 pid last size idle=0 started=$SECONDS
   shift 4
   # A background job of a script is not a group leader, so setsid makes it one without forking.
   setsid timeout --kill-after=30 "$limit" "$@" &
@@ -71,10 +77,7 @@ quiet_bounded() {
     fi
   done
   wait "$pid" || rc=$?
-  if [ "$rc" = 124 ]; then
-    printf '[bootstrap] error: %s did not finish within %s s and was stopped\n' "$what" "$limit" >&2
-  fi
-  return "$rc"
+  limit_status "$rc" "$limit" "$started" "$what"
 }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || die "'$1' is missing: $2"; }
 # The QNN execution-provider plug-in (PyPI onnxruntime-qnn): bootstrap step 60 unpacks it for this

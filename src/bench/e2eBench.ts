@@ -300,9 +300,8 @@ async function at30Hz(
   e2e: number[];
   cpuMs: number;
   cpuFrames: number;
-  /** Seconds into the phase where the CPU reading started, and its length. */
-  cpuFromS: number;
-  cpuOverS: number;
+  /** Where in the phase the CPU reading started and ended, s. */
+  cpuWindowS: [number, number];
   threadCpuMs: Array<[string, number]>;
 }> {
   rx.arrivals.clear();
@@ -341,8 +340,7 @@ async function at30Hz(
     e2e,
     cpuMs: (end.cpuS - warm.cpuS) * 1000,
     cpuFrames: end.received - warm.received,
-    cpuFromS: warm.atS,
-    cpuOverS: end.atS - warm.atS,
+    cpuWindowS: [warm.atS, end.atS],
     threadCpuMs: threadCpuDeltaMs(warm.threads, end.threads),
   };
 }
@@ -395,8 +393,7 @@ async function measureFloor(
         ...paced,
         cpuMs: rate.cpuMs,
         cpuFrames: rate.cpuFrames,
-        cpuFromS: rate.cpuFromS,
-        cpuOverS: rate.cpuOverS,
+        cpuWindowS: rate.cpuWindowS,
         threadCpuMs: rate.threadCpuMs,
       };
       cam.send('quit');
@@ -469,8 +466,7 @@ async function measureNode(
         nodeP50,
         rateCpuMs: rate.cpuMs,
         rateCpuFrames: rate.cpuFrames,
-        rateCpuFromS: rate.cpuFromS,
-        rateCpuOverS: rate.cpuOverS,
+        rateCpuWindowS: rate.cpuWindowS,
         rateThreadCpuMs: rate.threadCpuMs,
         loadAvg,
       };

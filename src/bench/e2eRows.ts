@@ -36,9 +36,8 @@ export interface FloorRun {
   /** The probe process's user + system CPU at 30 Hz after the warm-up, ms, and its messages. */
   readonly cpuMs: number;
   readonly cpuFrames: number;
-  /** Where in the 30 Hz phase that reading started, and how long it ran, s. */
-  readonly cpuFromS: number;
-  readonly cpuOverS: number;
+  /** Where in the 30 Hz phase that reading started and ended, s. */
+  readonly cpuWindowS: readonly [number, number];
   /** The same CPU by thread name, as NodeRun.rateThreadCpuMs. */
   readonly threadCpuMs: ReadonlyArray<readonly [string, number]>;
 }
@@ -74,9 +73,8 @@ export interface NodeRun {
   readonly rateCpuMs: number;
   /** ... and the detections received over the same span ... */
   readonly rateCpuFrames: number;
-  /** ... which started this far into the phase and lasted this long, s. */
-  readonly rateCpuFromS: number;
-  readonly rateCpuOverS: number;
+  /** ... which started and ended this far into the phase, s. */
+  readonly rateCpuWindowS: readonly [number, number];
   /** The same CPU split by thread name (main, DDS, engine worker, V8 helpers), largest first. */
   readonly rateThreadCpuMs: ReadonlyArray<readonly [string, number]>;
   /** 1-minute load average when the row started (the machine is shared). */
@@ -174,7 +172,7 @@ export function floorFigures(f: FloorRun | undefined): FloorFigures | null {
     floor_out_ms_p50: r2(percentile(f.outMs, 50)),
     floor_cpu_ms_per_frame: f.cpuFrames > 0 ? r2(f.cpuMs / f.cpuFrames) : null,
     floor_cpu_ms_per_frame_by_thread: perFrameByThread(f.threadCpuMs, f.cpuFrames),
-    floor_cpu_window_s: [r2(f.cpuFromS), r2(f.cpuFromS + f.cpuOverS)],
+    floor_cpu_window_s: [r2(f.cpuWindowS[0]), r2(f.cpuWindowS[1])],
   };
 }
 
@@ -217,7 +215,7 @@ export function e2eRow(
     node_stages_ms_p50: r2(run.nodeP50.callback_to_publish),
     node_cpu_ms_per_frame: run.rateCpuFrames > 0 ? r2(run.rateCpuMs / run.rateCpuFrames) : null,
     node_cpu_ms_per_frame_by_thread: perFrameByThread(run.rateThreadCpuMs, run.rateCpuFrames),
-    node_cpu_window_s: [r2(run.rateCpuFromS), r2(run.rateCpuFromS + run.rateCpuOverS)],
+    node_cpu_window_s: [r2(run.rateCpuWindowS[0]), r2(run.rateCpuWindowS[1])],
     floor_ms_p50: fl?.floor_ms_p50 ?? null,
     floor_in_ms_p50: fl?.floor_in_ms_p50 ?? null,
     floor_out_ms_p50: fl?.floor_out_ms_p50 ?? null,

@@ -32,8 +32,7 @@ function run(over: Partial<NodeRun> = {}): NodeRun {
     nodeP50: stages(25),
     rateCpuMs: 600,
     rateCpuFrames: 150,
-    rateCpuFromS: 10,
-    rateCpuOverS: 20.004,
+    rateCpuWindowS: [10, 30.004],
     rateThreadCpuMs: [
       ['node', 450],
       ['dds.shm.7411', 150],
@@ -91,7 +90,7 @@ describe('e2eRow', function () {
     assert.equal(r.node_cpu_ms_per_frame, 4);
     // Split by thread: 450 and 150 ms over the same 150 frames.
     assert.deepEqual(r.node_cpu_ms_per_frame_by_thread, { node: 3, 'dds.shm.7411': 1 });
-    // Read from 10 s into the phase for 20 s: the window says where, so rows read differently
+    // Read from 10 s to 30 s of the phase: the window says where, so rows read differently
     // (earlier runs: from 3 s of a 10 s phase) are not compared as if alike.
     assert.deepEqual(r.node_cpu_window_s, [10, 30]);
     assert.equal(
@@ -107,8 +106,7 @@ describe('e2eRow', function () {
       totalMs: [3, 4, 5, 6, 7],
       cpuMs: 120,
       cpuFrames: 150,
-      cpuFromS: 3,
-      cpuOverS: 7,
+      cpuWindowS: [3, 10],
       threadCpuMs: [['main', 90]],
     };
     const r = e2eRow(run(), undefined, undefined, floor);
