@@ -11,9 +11,9 @@ namespace htp {
 // never computed, so every path gives the same planes.
 void DeinterleaveRgb(const uint8_t* src, int n, uint8_t* plane0, uint8_t* plane1, uint8_t* plane2);
 
-// The same planes as floats (plane[k][i] = src[3 i + k], exact): with AVX2 (checked at run time)
-// split 16 pixels at a time and widened in registers, a plain loop elsewhere (AArch64 compilers
-// vectorize it).
+// The same planes as floats (plane[k][i] = src[3 i + k], exact): with AVX-512 VBMI or AVX2
+// (checked at run time) split 64 or 16 pixels at a time and widened in registers, a plain loop
+// elsewhere (AArch64 compilers vectorize it).
 void DeinterleaveRgbFloats(const uint8_t* src, int n, float* plane0, float* plane1, float* plane2);
 
 }  // namespace htp

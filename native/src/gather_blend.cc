@@ -14,7 +14,8 @@
 namespace htp {
 namespace {
 
-constexpr int kBlock = 8;
+constexpr int kBlock = 8;     // AVX2
+constexpr int kBlock16 = 16;  // AVX-512
 
 void Scalar(const float* __restrict p, const int* i0, const int* i1, const float* w, int from, int n,
             float* __restrict dst) {
@@ -25,16 +26,56 @@ void Scalar(const float* __restrict p, const int* i0, const int* i1, const float
 }
 
 #if defined(__x86_64__)
-__attribute__((target("avx2"))) int Avx2(const float* p, size_t p_stride, const GatherPlan& g, int n,
-                                         float* dst, size_t dst_stride) {
+__attribute__((target("avx512f"))) int Avx512(const float* p, size_t p_stride, const GatherPlan& g,
+                                              int n, float* dst, size_t dst_stride) {
+  const int* i0 = g.i0.data();
+  const int* i1 = g.i1.data();
+  const int* s0 = g.offset0.data();
+  const int* s1 = g.offset1.data();
+  const float* w = g.w.data();
+  const int* window = g.window16.data();
+  int i = 0;
+  for (int k = 0; i + kBlock16 <= n; i += kBlock16, ++k) {
+    const __m512 wx = _mm512_loadu_ps(w + i);
+    const int start = window[k];
+    if (start >= 0) {
+      const __m512i a = _mm512_loadu_si512(s0 + i);
+      const __m512i b = _mm512_loadu_si512(s1 + i);
+      for (int c = 0; c < 3; ++c) {
+        const float* q = p + c * p_stride + start;
+        const __m512 lo = _mm512_loadu_ps(q);
+        const __m512 hi = _mm512_loadu_ps(q + 16);
+        const __m512 v0 = _mm512_permutex2var_ps(lo, a, hi);
+        const __m512 v1 = _mm512_permutex2var_ps(lo, b, hi);
+        _mm512_storeu_ps(dst + c * dst_stride + i,
+                         _mm512_add_ps(v0, _mm512_mul_ps(_mm512_sub_ps(v1, v0), wx)));
+      }
+    } else {
+      const __m512i a = _mm512_loadu_si512(i0 + i);
+      const __m512i b = _mm512_loadu_si512(i1 + i);
+      for (int c = 0; c < 3; ++c) {
+        const float* q = p + c * p_stride;
+        const __m512 v0 = _mm512_i32gather_ps(a, q, 4);
+        const __m512 v1 = _mm512_i32gather_ps(b, q, 4);
+        _mm512_storeu_ps(dst + c * dst_stride + i,
+                         _mm512_add_ps(v0, _mm512_mul_ps(_mm512_sub_ps(v1, v0), wx)));
+      }
+    }
+  }
+  return i;
+}
+
+// Blocks of eight from `from` (a multiple of eight) on.
+__attribute__((target("avx2"))) int Avx2(const float* p, size_t p_stride, const GatherPlan& g,
+                                         int from, int n, float* dst, size_t dst_stride) {
   const int* i0 = g.i0.data();
   const int* i1 = g.i1.data();
   const int* s0 = g.select0.data();
   const int* s1 = g.select1.data();
   const float* w = g.w.data();
   const int* window = g.window.data();
-  int i = 0;
-  for (int k = 0; i + kBlock <= n; i += kBlock, ++k) {
+  int i = from;
+  for (int k = from / kBlock; i + kBlock <= n; i += kBlock, ++k) {
     const __m256 wx = _mm256_loadu_ps(w + i);
     const int start = window[k];
     if (start >= 0) {
@@ -114,6 +155,19 @@ GatherPlan PlanGather(const int* i0, const int* i1, const float* w, int n) {
       g.select1.push_back(select(i1[j]));
     }
   }
+  if (!HasAvx512()) return g;
+  for (int i = 0; i + kBlock16 <= n; i += kBlock16) {
+    const int lo = std::min(*std::min_element(i0 + i, i0 + i + kBlock16),
+                            *std::min_element(i1 + i, i1 + i + kBlock16));
+    const int hi = std::max(*std::max_element(i0 + i, i0 + i + kBlock16),
+                            *std::max_element(i1 + i, i1 + i + kBlock16));
+    const bool windowed = hi - lo < 2 * kBlock16;
+    g.window16.push_back(windowed ? lo : -1);
+    for (int j = i; j < i + kBlock16; ++j) {
+      g.offset0.push_back(windowed ? i0[j] - lo : 0);
+      g.offset1.push_back(windowed ? i1[j] - lo : 0);
+    }
+  }
   return g;
 }
 
@@ -122,7 +176,8 @@ void GatherBlend3(const float* p, size_t p_stride, const GatherPlan& g, float* d
   const int n = static_cast<int>(g.i0.size());
   int done = 0;
 #if defined(__x86_64__)
-  if (HasAvx2()) done = Avx2(p, p_stride, g, n, dst, dst_stride);
+  if (HasAvx512()) done = Avx512(p, p_stride, g, n, dst, dst_stride);
+  if (HasAvx2()) done = Avx2(p, p_stride, g, done, n, dst, dst_stride);
 #elif defined(__aarch64__)
   if (SimdAllowed()) done = Neon(p, p_stride, g, n, dst, dst_stride);
 #endif

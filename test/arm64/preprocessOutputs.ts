@@ -129,6 +129,31 @@ function laneCases(): OutputCase[] {
         },
       },
     },
+    // Downscales of more than 2:1 across: a block of input pixels samples wider than the vector
+    // paths' windows, so they gather (AVX2 and AVX-512 alike).
+    {
+      title: 'rgb8 300x40 -> stretch 64x20 (4.7:1 across), uint8 NCHW rounded, scale 0.0186 zero 114',
+      frame: makeFrame('rgb8', 300, 40, 113),
+      options: {
+        model: model('id_u8_dynamic.onnx'),
+        preprocess: {
+          width: 64,
+          height: 20,
+          resize: 'stretch',
+          roundPixels: true,
+          ...IMAGENET,
+          inputQuantization: { scale: 0.0186, zeroPoint: 114 },
+        },
+      },
+    },
+    {
+      title: 'bgr8 250x50 -> stretch 48x16 (5.2:1 across), float32 NCHW mean/std',
+      frame: makeFrame('bgr8', 250, 50, 114),
+      options: {
+        model: model('id_dynamic.onnx'),
+        preprocess: { width: 48, height: 16, resize: 'stretch', ...IMAGENET },
+      },
+    },
   ];
   out.push(...quantized);
   const pads: Roi[] = [
