@@ -132,7 +132,8 @@ function laneCases(): OutputCase[] {
     // Downscales of more than 2:1 across: a block of input pixels samples wider than the vector
     // paths' windows, so they gather (AVX2 and AVX-512 alike).
     {
-      title: 'rgb8 300x40 -> stretch 64x20 (4.7:1 across), uint8 NCHW rounded, scale 0.0186 zero 114',
+      title:
+        'rgb8 300x40 -> stretch 64x20 (4.7:1 across), uint8 NCHW rounded, scale 0.0186 zero 114',
       frame: makeFrame('rgb8', 300, 40, 113),
       options: {
         model: model('id_u8_dynamic.onnx'),

@@ -38,7 +38,11 @@ describe('engine preprocessing: vector paths give the plain loops’ bytes', fun
         assert.deepEqual(Object.keys(other.digests), titles);
         assert.ok(titles.length >= 70, `${titles.length} cases`);
         const differ = titles.filter((t) => other.digests[t] !== widest.digests[t]);
-        assert.deepEqual(differ, [], `widest and ${setting} paths differ for: ${differ.join('; ')}`);
+        assert.deepEqual(
+          differ,
+          [],
+          `widest and ${setting} paths differ for: ${differ.join('; ')}`,
+        );
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
