@@ -2,8 +2,8 @@
  * npm run bench:preprocess [-- --iterations 300 --json out.json]
  *
  * The preprocessing of bench:e2e's stand-in container on a 640x480 camera photo, through the
- * addon's vector paths and, in a child process with HTP_ENGINE_SIMD=off, through the plain loops
- * they replace (same bytes, checked by test/integration/engine/simdPaths.test.ts): the detector's
+ * addon's widest vector paths, in a child with HTP_ENGINE_SIMD=avx2 (no AVX-512) and in one with
+ * HTP_ENGINE_SIMD=off, through the plain loops they replace (same bytes, checked by test/integration/engine/simdPaths.test.ts): the detector's
  * 640x640 letterbox (on the source grid), segmentation's 520x520 letterbox and top-down pose's
  * five person crops (256x192, one runMany per frame). Reports p50 / p95 of the engine's
  * preprocessing time per call (per crop for pose), INT8 stand-ins fed uint8 as the nodes feed them.
@@ -28,8 +28,8 @@ import { STANDIN_PEOPLE, writeHtpStandinContainer } from './htpStandinModel';
 const USAGE = `npm run bench:preprocess [-- --iterations 300 --json out.json]
 
 The preprocessing of bench:e2e's stand-in container on a 640x480 camera photo, through the
-addon's vector paths and, in a child process with HTP_ENGINE_SIMD=off, through the plain loops
-they replace (same bytes, checked by test/integration/engine/simdPaths.test.ts): the detector's
+addon's widest vector paths, in a child with HTP_ENGINE_SIMD=avx2 (no AVX-512) and in one with
+HTP_ENGINE_SIMD=off, through the plain loops they replace (same bytes, checked by test/integration/engine/simdPaths.test.ts): the detector's
 640x640 letterbox (on the source grid), segmentation's 520x520 letterbox and top-down pose's
 five person crops (256x192, one runMany per frame). Reports p50 / p95 of the engine's
 preprocessing time per call (per crop for pose), INT8 stand-ins fed uint8 as the nodes feed them.`;
@@ -139,28 +139,35 @@ async function main(): Promise<void> {
     );
     if (!frameFile0) throw new Error('no photos in .cache/photos (run scripts/bootstrap.sh)');
     const vector = await measure(iterations, tmp, frameFile0);
-    const out = path.join(tmp, 'plain.json');
-    const r = spawnSync(
-      process.execPath,
-      [
-        __filename,
-        '--iterations',
-        String(iterations),
-        CHILD_FLAG,
-        out,
-        '--dir',
-        tmp,
-        '--frame',
-        frameFile0,
-      ],
-      { env: { ...process.env, HTP_ENGINE_SIMD: 'off' }, encoding: 'utf8' },
-    );
-    if (r.status !== 0) throw new Error(`plain-loop child failed: ${r.stderr}`);
-    const plain = JSON.parse(fs.readFileSync(out, 'utf8')) as Figures;
+    // The same figures in a child per narrower setting: AVX2 only (the AVX-512 paths off; the
+    // same paths as `vector` on a CPU without AVX-512), then the plain loops.
+    const child = (setting: 'avx2' | 'off'): Figures => {
+      const out = path.join(tmp, `${setting}.json`);
+      const r = spawnSync(
+        process.execPath,
+        [
+          __filename,
+          '--iterations',
+          String(iterations),
+          CHILD_FLAG,
+          out,
+          '--dir',
+          tmp,
+          '--frame',
+          frameFile0,
+        ],
+        { env: { ...process.env, HTP_ENGINE_SIMD: setting }, encoding: 'utf8' },
+      );
+      if (r.status !== 0) throw new Error(`HTP_ENGINE_SIMD=${setting} child failed: ${r.stderr}`);
+      return JSON.parse(fs.readFileSync(out, 'utf8')) as Figures;
+    };
+    const avx2 = child('avx2');
+    const plain = child('off');
     const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
     const rows = (Object.keys(vector) as (keyof Figures)[]).map((k) => ({
       input: k,
       'vector p50 / p95 ms': `${vector[k].p50} / ${vector[k].p95}`,
+      'AVX2 at most p50 / p95 ms': `${avx2[k].p50} / ${avx2[k].p95}`,
       'plain p50 / p95 ms': `${plain[k].p50} / ${plain[k].p95}`,
       'plain / vector (p50)': (plain[k].p50 / vector[k].p50).toFixed(2),
     }));
@@ -171,7 +178,7 @@ async function main(): Promise<void> {
     if (args.jsonPath) {
       fs.writeFileSync(
         args.jsonPath,
-        `${JSON.stringify({ date: new Date().toISOString(), cpu, cores: os.cpus().length, iterations, vector, plain }, null, 2)}\n`,
+        `${JSON.stringify({ date: new Date().toISOString(), cpu, cores: os.cpus().length, iterations, vector, avx2, plain }, null, 2)}\n`,
       );
       console.log(`wrote ${args.jsonPath}`);
     }
