@@ -47,6 +47,26 @@ function setup(hold?: number) {
 }
 
 describe('PowerVoter', () => {
+  it('holds 3x the median of the last 15 gaps between runs, whatever their order', () => {
+    const { clock, voter } = setup();
+    voter.onRun();
+    voter.onRunEnd();
+    const run = (gap: number): void => {
+      clock.advance(gap); // every gap below the 100 ms minimum hold: the vote is never released
+      voter.onRun();
+      voter.onRunEnd();
+    };
+    for (let i = 0; i < 5; i++) run(10);
+    assert.equal(voter.stats().holdMs, 100); // 3 x 10, raised to the minimum
+    for (let i = 0; i < 3; i++) for (const g of [30, 45, 90, 35, 40]) run(g);
+    // The window is the last 15 gaps: 30, 35, 40, 45, 90 three times each, median 40.
+    assert.equal(voter.stats().holdMs, 120);
+    assert.equal(voter.holdMs(), 120); // read again
+    for (let i = 0; i < 5; i++) run(20);
+    // Five 20s push out the first five: 20 x5, then 30 35 40 45 90 twice, median 35.
+    assert.equal(voter.holdMs(), 105);
+  });
+
   it('keeps one vote for a whole steady 30 Hz stream (one up, one release)', () => {
     const { clock, votes, voter } = setup();
     for (let i = 0; i < 300; i++) {
