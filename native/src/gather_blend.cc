@@ -133,22 +133,32 @@ int Neon(const float* p, size_t p_stride, const GatherPlan& g, int n, float* dst
 
 }  // namespace
 
+namespace {
+
+// The first sample of the `block` input pixels from i, if all their samples lie in a window of
+// 2 x block values from it; -1 if they spread wider.
+int WindowStart(const int* i0, const int* i1, int i, int block) {
+  const int lo = std::min(*std::min_element(i0 + i, i0 + i + block),
+                          *std::min_element(i1 + i, i1 + i + block));
+  const int hi = std::max(*std::max_element(i0 + i, i0 + i + block),
+                          *std::max_element(i1 + i, i1 + i + block));
+  return hi - lo < 2 * block ? lo : -1;
+}
+
+}  // namespace
+
 GatherPlan PlanGather(const int* i0, const int* i1, const float* w, int n) {
   GatherPlan g;
   g.i0.assign(i0, i0 + n);
   g.i1.assign(i1, i1 + n);
   g.w.assign(w, w + n);
   for (int i = 0; i + kBlock <= n; i += kBlock) {
-    const int lo = std::min(*std::min_element(i0 + i, i0 + i + kBlock),
-                            *std::min_element(i1 + i, i1 + i + kBlock));
-    const int hi = std::max(*std::max_element(i0 + i, i0 + i + kBlock),
-                            *std::max_element(i1 + i, i1 + i + kBlock));
-    const bool windowed = hi - lo < 2 * kBlock;
-    g.window.push_back(windowed ? lo : -1);
+    const int lo = WindowStart(i0, i1, i, kBlock);
+    g.window.push_back(lo);
     for (int j = i; j < i + kBlock; ++j) {
       // Offset r in the window as a select: lane r & 7 in the low bits, half r >> 3 in the sign.
       auto select = [&](int at) {
-        const int r = windowed ? at - lo : 0;
+        const int r = lo >= 0 ? at - lo : 0;
         return static_cast<int>((r & 7) | (static_cast<unsigned>(r >> 3) << 31));
       };
       g.select0.push_back(select(i0[j]));
@@ -157,15 +167,11 @@ GatherPlan PlanGather(const int* i0, const int* i1, const float* w, int n) {
   }
   if (!HasAvx512()) return g;
   for (int i = 0; i + kBlock16 <= n; i += kBlock16) {
-    const int lo = std::min(*std::min_element(i0 + i, i0 + i + kBlock16),
-                            *std::min_element(i1 + i, i1 + i + kBlock16));
-    const int hi = std::max(*std::max_element(i0 + i, i0 + i + kBlock16),
-                            *std::max_element(i1 + i, i1 + i + kBlock16));
-    const bool windowed = hi - lo < 2 * kBlock16;
-    g.window16.push_back(windowed ? lo : -1);
+    const int lo = WindowStart(i0, i1, i, kBlock16);
+    g.window16.push_back(lo);
     for (int j = i; j < i + kBlock16; ++j) {
-      g.offset0.push_back(windowed ? i0[j] - lo : 0);
-      g.offset1.push_back(windowed ? i1[j] - lo : 0);
+      g.offset0.push_back(lo >= 0 ? i0[j] - lo : 0);
+      g.offset1.push_back(lo >= 0 ? i1[j] - lo : 0);
     }
   }
   return g;
