@@ -92,6 +92,7 @@ export function decodeYoloPose(
       );
       keypoints.push({ x: p.x, y: p.y, score: kd === 3 ? data[base + (ch + 2) * cs]! : 1 });
     }
-    return { ...detection, keypoints };
+    // Object.assign, not a spread and a new field: on V8 11 each such object gets its own hidden class (DESIGN.md).
+    return Object.assign({}, detection, { keypoints });
   });
 }

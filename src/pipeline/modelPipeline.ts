@@ -137,11 +137,14 @@ export class ModelPipeline {
     const started = performance.now();
     const m = this.manifest;
     const o = m.outputs;
+    // Every field in one literal, and the decoders' own fields added with Object.assign, not a
+    // spread: a spread followed by new fields gives each object its own hidden class on V8 11
+    // (DESIGN.md), and each read of it in the heads a megamorphic miss.
     const sel = {
       scoreThreshold: this.thresholds.score,
       iouThreshold: this.thresholds.iou,
       maxDetections: this.thresholds.maxDetections,
-      ...(this.thresholds.classes ? { classes: this.thresholds.classes } : {}),
+      classes: this.thresholds.classes,
       bestClasses: this.kernels.yoloBestClasses,
     };
     if (o.format === 'heatmaps' || o.format === 'blazepose-landmarks')
@@ -191,13 +194,17 @@ export class ModelPipeline {
     if (m.task === 'pose') {
       if (yolo.format !== 'ultralytics')
         throw new ConfigError(`${m.name}: YOLOv8 pose needs the Ultralytics packed output`);
-      const poses = decodeYoloPose(yolo.output, r.transform, {
-        ...sel,
-        numKeypoints: m.keypoints?.names.length,
-        anchorsFirst: yolo.anchorsFirst ?? false,
-        coordinatesNormalized: normalized,
-      });
-      return { task: 'pose', ...this.published(poses), timings: timings() };
+      const poses = decodeYoloPose(
+        yolo.output,
+        r.transform,
+        Object.assign({}, sel, {
+          numKeypoints: m.keypoints?.names.length,
+          anchorsFirst: yolo.anchorsFirst ?? false,
+          coordinatesNormalized: normalized,
+        }),
+      );
+      const { poses: kept, skeleton } = this.published(poses);
+      return { task: 'pose', poses: kept, skeleton, timings: timings() };
     }
     if (m.task === 'segment') {
       const protosSpec = o.format === 'ultralytics-packed' ? o.protos : o.maskProtos;
@@ -213,15 +220,18 @@ export class ModelPipeline {
             : {}),
         },
         r.transform,
-        { ...sel, numClasses: m.classNames.length, boxesNormalized: normalized },
+        Object.assign({}, sel, { numClasses: m.classNames.length, boxesNormalized: normalized }),
       );
       return { task: 'segment', instances, timings: timings() };
     }
-    const detections = decodeYoloDetections(yolo, r.transform, {
-      ...sel,
-      numClasses: yolo.format === 'ultralytics' ? m.classNames.length : undefined,
-      boxesNormalized: normalized,
-    });
+    const detections = decodeYoloDetections(
+      yolo,
+      r.transform,
+      Object.assign({}, sel, {
+        numClasses: yolo.format === 'ultralytics' ? m.classNames.length : undefined,
+        boxesNormalized: normalized,
+      }),
+    );
     return { task: 'detect', detections, timings: timings() };
   }
 
@@ -263,7 +273,7 @@ export class ModelPipeline {
       const { x, y, width, height } = plan.region;
       // A box wholly outside the frame (a detector in another resolution) has nothing to see.
       if (x >= frame.width || y >= frame.height || x + width <= 0 || y + height <= 0) continue;
-      crops.push({ box, region: { ...plan.region, outside: 'pad' } });
+      crops.push({ box, region: { x, y, width, height, outside: 'pad' } });
     }
     const e0 = performance.now();
     const runs = await this.session.runMany(

@@ -154,7 +154,8 @@ export class ByteTracker {
     const out: Tracked<T>[] = [];
     detections.forEach((d, i) => {
       const id = ids.get(i);
-      if (id !== undefined) out.push({ ...d, trackId: id });
+      // Object.assign, not a spread and a new field: on V8 11 each such object gets its own hidden class (DESIGN.md).
+      if (id !== undefined) out.push(Object.assign({}, d, { trackId: id }));
     });
     return out;
   }
