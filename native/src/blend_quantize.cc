@@ -87,7 +87,8 @@ struct Quantizer16 {
 
 // Levels8's steps on sixteen lanes, in its order.
 template <Form kForm>
-HTP_AVX512 inline __m512i Levels16(const float* t, const float* u, __m512 vw, const Quantizer16& q) {
+HTP_AVX512 inline __m512i Levels16(const float* t, const float* u, __m512 vw,
+                                   const Quantizer16& q) {
   const __m512 top = _mm512_loadu_ps(t);
   const __m512 bot = _mm512_loadu_ps(u);
   __m512 v = _mm512_add_ps(top, _mm512_mul_ps(_mm512_sub_ps(bot, top), vw));

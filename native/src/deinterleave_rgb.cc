@@ -138,7 +138,8 @@ HTP_AVX512 inline Planes64 Split64(const uint8_t* p, const Split64Index& x) {
 // Sixteen bytes of a plane, from its 128-bit quarter kQuarter, widened to floats.
 template <int kQuarter>
 HTP_AVX512 inline void StoreFloats16(__m512i bytes, float* dst) {
-  _mm512_storeu_ps(dst, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(bytes, kQuarter))));
+  const __m128i quarter = _mm512_extracti32x4_epi32(bytes, kQuarter);
+  _mm512_storeu_ps(dst, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(quarter)));
 }
 
 HTP_AVX512 int Avx512Floats(const uint8_t* src, int n, float* p0, float* p1, float* p2) {

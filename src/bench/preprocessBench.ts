@@ -2,8 +2,9 @@
  * npm run bench:preprocess [-- --iterations 300 --json out.json]
  *
  * The preprocessing of bench:e2e's stand-in container on a 640x480 camera photo, through the
- * addon's widest vector paths, in a child with HTP_ENGINE_SIMD=avx2 (no AVX-512) and in one with
- * HTP_ENGINE_SIMD=off, through the plain loops they replace (same bytes, checked by test/integration/engine/simdPaths.test.ts): the detector's
+ * addon's widest vector paths, on the AVX2 paths (a child with HTP_ENGINE_SIMD=avx2: no AVX-512)
+ * and on the plain loops they replace (a child with HTP_ENGINE_SIMD=off); all give the same bytes,
+ * checked by test/integration/engine/simdPaths.test.ts. The inputs: the detector's
  * 640x640 letterbox (on the source grid), segmentation's 520x520 letterbox and top-down pose's
  * five person crops (256x192, one runMany per frame). Reports p50 / p95 of the engine's
  * preprocessing time per call (per crop for pose), INT8 stand-ins fed uint8 as the nodes feed them.
@@ -28,8 +29,9 @@ import { STANDIN_PEOPLE, writeHtpStandinContainer } from './htpStandinModel';
 const USAGE = `npm run bench:preprocess [-- --iterations 300 --json out.json]
 
 The preprocessing of bench:e2e's stand-in container on a 640x480 camera photo, through the
-addon's widest vector paths, in a child with HTP_ENGINE_SIMD=avx2 (no AVX-512) and in one with
-HTP_ENGINE_SIMD=off, through the plain loops they replace (same bytes, checked by test/integration/engine/simdPaths.test.ts): the detector's
+addon's widest vector paths, on the AVX2 paths (a child with HTP_ENGINE_SIMD=avx2: no AVX-512)
+and on the plain loops they replace (a child with HTP_ENGINE_SIMD=off); all give the same bytes,
+checked by test/integration/engine/simdPaths.test.ts. The inputs: the detector's
 640x640 letterbox (on the source grid), segmentation's 520x520 letterbox and top-down pose's
 five person crops (256x192, one runMany per frame). Reports p50 / p95 of the engine's
 preprocessing time per call (per crop for pose), INT8 stand-ins fed uint8 as the nodes feed them.`;

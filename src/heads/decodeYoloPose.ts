@@ -10,6 +10,7 @@ import {
   YoloSelectOptions,
 } from './selectYoloCandidates';
 import type { ImageTransform, Tensor } from '../core/tensor';
+import { withFields } from '../core/withFields';
 
 export interface YoloPoseOptions extends YoloSelectOptions {
   /** When given, the output must hold exactly this many keypoints (manifest kpt_shape[0]). */
@@ -92,7 +93,6 @@ export function decodeYoloPose(
       );
       keypoints.push({ x: p.x, y: p.y, score: kd === 3 ? data[base + (ch + 2) * cs]! : 1 });
     }
-    // Object.assign, not a spread and a new field: on V8 11 each such object gets its own hidden class (DESIGN.md).
-    return Object.assign({}, detection, { keypoints });
+    return withFields(detection, { keypoints });
   });
 }

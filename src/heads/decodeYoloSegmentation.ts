@@ -11,6 +11,7 @@ import {
 } from './selectYoloCandidates';
 import type { ImageTransform, Tensor } from '../core/tensor';
 import { yoloCandidateSource, YoloOutputs } from './yoloCandidateSource';
+import { withFields } from '../core/withFields';
 
 export interface YoloSegOutputs {
   /** Ultralytics `output0` [1, 4 + C + M, N], or AI Hub boxes / scores / class_idx. */
@@ -127,8 +128,7 @@ export function decodeYoloSegmentation(
       mw,
       transform,
     );
-    // Object.assign, not a spread and a new field: on V8 11 each such object gets its own hidden class (DESIGN.md).
-    return Object.assign({}, detection, { mask });
+    return withFields(detection, { mask });
   });
 }
 

@@ -29,6 +29,7 @@ import { OperatorView } from './operatorView';
 import type { PipelineRegistry } from './pipelineRegistry';
 import { SpatialOutputs } from './spatialOutputs';
 import { TaskPublishers } from './taskPublishers';
+import { withFields } from '../core/withFields';
 
 /** What the nodes of one process share: rclnodejs, the camera subscriptions, each other. */
 export interface PerceptionProcess {
@@ -260,8 +261,7 @@ export class PerceptionNode {
     const mailbox = new LatestFrameMailbox<FrameWork>();
     const post = (w: Omit<FrameWork, 'postedAt'>): void => {
       this.stats.received++;
-      // Object.assign, not a spread and a new field: on V8 11 each such object gets its own hidden class (DESIGN.md).
-      mailbox.post(Object.assign({}, w, { postedAt: performance.now() }));
+      mailbox.post(withFields(w, { postedAt: performance.now() }));
     };
     const source = c.config.person_source;
     const lease = source

@@ -24,6 +24,7 @@ import { InputFeed, prepareEngineOptions } from './quantizedInputModel';
 import { checkHtpContext, selectHtpContext } from './selectHtpContext';
 import { KeypointLayout, keypointLayout } from './keypointLayout';
 import type { KeypointSet } from '../config/keypointSets';
+import { withFields } from '../core/withFields';
 
 export interface Thresholds {
   /** Keep detections scoring above this (YOLO heads). */
@@ -137,9 +138,9 @@ export class ModelPipeline {
     const started = performance.now();
     const m = this.manifest;
     const o = m.outputs;
-    // Every field in one literal, and the decoders' own fields added with Object.assign, not a
-    // spread: a spread followed by new fields gives each object its own hidden class on V8 11
-    // (DESIGN.md), and each read of it in the heads a megamorphic miss.
+    if (o.format === 'heatmaps' || o.format === 'blazepose-landmarks')
+      return this.runTopDown(frame, personBoxes, started);
+    // Every field in one literal, the decoders' own added by withFields (one hidden class each).
     const sel = {
       scoreThreshold: this.thresholds.score,
       iouThreshold: this.thresholds.iou,
@@ -147,8 +148,6 @@ export class ModelPipeline {
       classes: this.thresholds.classes,
       bestClasses: this.kernels.yoloBestClasses,
     };
-    if (o.format === 'heatmaps' || o.format === 'blazepose-landmarks')
-      return this.runTopDown(frame, personBoxes, started);
     const r = await this.session.run(frame);
     const headStart = performance.now();
     const timings = (): StageTimings =>
@@ -197,7 +196,7 @@ export class ModelPipeline {
       const poses = decodeYoloPose(
         yolo.output,
         r.transform,
-        Object.assign({}, sel, {
+        withFields(sel, {
           numKeypoints: m.keypoints?.names.length,
           anchorsFirst: yolo.anchorsFirst ?? false,
           coordinatesNormalized: normalized,
@@ -220,14 +219,14 @@ export class ModelPipeline {
             : {}),
         },
         r.transform,
-        Object.assign({}, sel, { numClasses: m.classNames.length, boxesNormalized: normalized }),
+        withFields(sel, { numClasses: m.classNames.length, boxesNormalized: normalized }),
       );
       return { task: 'segment', instances, timings: timings() };
     }
     const detections = decodeYoloDetections(
       yolo,
       r.transform,
-      Object.assign({}, sel, {
+      withFields(sel, {
         numClasses: yolo.format === 'ultralytics' ? m.classNames.length : undefined,
         boxesNormalized: normalized,
       }),

@@ -1,6 +1,7 @@
 import type { Box, Detection } from '../core/headResults';
 import type { ByteTracker } from '../tracking/byteTracker';
 import type { PipelineResult } from '../core/pipelineResult';
+import { withFields } from '../core/withFields';
 
 /**
  * A model's result as tracked objects: detections, instances and bottom-up poses pass through the
@@ -39,8 +40,7 @@ export function carryPersonIds(r: PipelineResult, people: readonly Detection[]):
     ...r,
     poses: r.poses.flatMap((p) => {
       const trackId = ids.get(p.box);
-      // Object.assign, not a spread and a new field: on V8 11 each such object gets its own hidden class (DESIGN.md).
-      return trackId === undefined ? [] : [Object.assign({}, p, { trackId })];
+      return trackId === undefined ? [] : [withFields(p, { trackId })];
     }),
   };
 }

@@ -4,6 +4,7 @@ import { BoxKalmanFilter } from './boxKalmanFilter';
 import { minCostAssignment } from './minCostAssignment';
 import { TrackIdPool } from './trackIdPool';
 import { LOW_STAGE_MIN_IOU, TENTATIVE_STAGE_MIN_IOU, TrackerOptions } from './trackerOptions';
+import { withFields } from '../core/withFields';
 
 /**
  * Where a track is in its life:
@@ -154,8 +155,7 @@ export class ByteTracker {
     const out: Tracked<T>[] = [];
     detections.forEach((d, i) => {
       const id = ids.get(i);
-      // Object.assign, not a spread and a new field: on V8 11 each such object gets its own hidden class (DESIGN.md).
-      if (id !== undefined) out.push(Object.assign({}, d, { trackId: id }));
+      if (id !== undefined) out.push(withFields(d, { trackId: id }));
     });
     return out;
   }
