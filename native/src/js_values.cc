@@ -71,9 +71,9 @@ Napi::Object SessionInfoToJs(Napi::Env env, const SessionCore& c) {
 
 Napi::Array RunOutputToJs(Napi::Env env, RunOutput&& run, double queue_ms, double total_ms) {
   // Layout (packedRunResult.ts): 4 timings, 12 transform values, then per output its ONNX element
-  // code, its rank and its dims.
+  // code, its rank and its dims, then the number of channel peaks and two values per peak.
   constexpr size_t kFixed = 16;
-  size_t n = kFixed;
+  size_t n = kFixed + 1 + run.peaks.size();
   for (const HostTensor& t : run.outputs) n += 2 + t.dims.size();
   Napi::Float64Array nums = Napi::Float64Array::New(env, n);
   double* v = nums.Data();
@@ -95,6 +95,8 @@ Napi::Array RunOutputToJs(Napi::Env env, RunOutput&& run, double queue_ms, doubl
     for (int64_t d : t.dims) v[k++] = static_cast<double>(d);
     packed.Set(i + 1, TakeData(env, std::move(t)));
   }
+  v[k++] = static_cast<double>(run.peaks.size() / 2);
+  for (double x : run.peaks) v[k++] = x;
   return packed;
 }
 

@@ -181,6 +181,12 @@ LoadSpec ReadLoadSpec(const Napi::Value& options) {
     s.context_embed = h.Bool("contextEmbed");
     s.provider_options = h.StringMap("providerOptions");
   }
+  if (!o.IsNull("outputPeaks")) {
+    const ObjectReader k = o.Object("outputPeaks");
+    s.peaks_output = k.String("output");
+    if (s.peaks_output.empty()) k.OutOfRange(k.Path("output"), "expected an output name");
+    s.peaks_channels_last = k.OneOf("layout", {"nchw", "nhwc"}) == 1;
+  }
   return s;
 }
 

@@ -8,70 +8,10 @@
 #include <string>
 
 #include "label_rows.h"
-
-#if defined(__x86_64__)
-#include <emmintrin.h>
-#elif defined(__aarch64__)
-#include <arm_neon.h>
-#endif
+#include "plane_peaks.h"
 
 namespace htp {
 namespace {
-
-// The largest value of p[0..n) that is not NaN, -Infinity if none. MAXPS returns its second
-// operand when either is NaN and FMAXNM the number, so a NaN never enters the running maximum.
-float PlaneMax(const float* p, size_t n) {
-  size_t i = 0;
-  float m = -std::numeric_limits<float>::infinity();
-  // Four running maxima: one MAXPS chain waits on the last (four cycles a step), four keep up
-  // with the loads. The lanes see different values, but a tie can only differ in a zero's sign,
-  // and the search below returns the first value equal to the maximum, whichever zero that is.
-#if defined(__x86_64__)
-  __m128 acc[4] = {_mm_set1_ps(m), _mm_set1_ps(m), _mm_set1_ps(m), _mm_set1_ps(m)};
-  for (; i + 16 <= n; i += 16) {
-    for (int k = 0; k < 4; ++k) acc[k] = _mm_max_ps(_mm_loadu_ps(p + i + 4 * k), acc[k]);
-  }
-  for (; i + 4 <= n; i += 4) acc[0] = _mm_max_ps(_mm_loadu_ps(p + i), acc[0]);
-  float lanes[16];
-  for (int k = 0; k < 4; ++k) _mm_storeu_ps(lanes + 4 * k, acc[k]);
-  for (float v : lanes) m = v > m ? v : m;
-#elif defined(__aarch64__)
-  float32x4_t acc[4] = {vdupq_n_f32(m), vdupq_n_f32(m), vdupq_n_f32(m), vdupq_n_f32(m)};
-  for (; i + 16 <= n; i += 16) {
-    for (int k = 0; k < 4; ++k) acc[k] = vmaxnmq_f32(acc[k], vld1q_f32(p + i + 4 * k));
-  }
-  for (; i + 4 <= n; i += 4) acc[0] = vmaxnmq_f32(acc[0], vld1q_f32(p + i));
-  m = vmaxnmvq_f32(vmaxnmq_f32(vmaxnmq_f32(acc[0], acc[1]), vmaxnmq_f32(acc[2], acc[3])));
-#endif
-  for (; i < n; ++i) m = p[i] > m ? p[i] : m;
-  return m;
-}
-
-// The first index of p[0..n) whose value equals m (== semantics: either zero matches a zero, NaN
-// never matches); m must be one of the values. Sixteen compared at a time where vectors exist.
-size_t FirstEqual(const float* p, size_t n, float m) {
-  size_t i = 0;
-#if defined(__x86_64__)
-  const __m128 v = _mm_set1_ps(m);
-  for (; i + 16 <= n; i += 16) {
-    const int hit = _mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(p + i), v)) |
-                    _mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(p + i + 4), v)) << 4 |
-                    _mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(p + i + 8), v)) << 8 |
-                    _mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(p + i + 12), v)) << 12;
-    if (hit != 0) return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(hit)));
-  }
-#elif defined(__aarch64__)
-  const float32x4_t v = vdupq_n_f32(m);
-  for (; i + 16 <= n; i += 16) {
-    const uint32x4_t any = vorrq_u32(
-        vorrq_u32(vceqq_f32(vld1q_f32(p + i), v), vceqq_f32(vld1q_f32(p + i + 4), v)),
-        vorrq_u32(vceqq_f32(vld1q_f32(p + i + 8), v), vceqq_f32(vld1q_f32(p + i + 12), v)));
-    if (vmaxvq_u32(any) != 0) break;  // the first match is in these sixteen
-  }
-#endif
-  while (p[i] != m) ++i;
-  return i;
-}
 
 [[noreturn]] void ThrowType(Napi::Env env, const std::string& what) {
   throw Napi::TypeError::New(env, what);
@@ -121,15 +61,7 @@ Napi::Value PlanePeaks(const Napi::CallbackInfo& info) {
   }
   const size_t planes = n / plane;
   Napi::Float64Array out = Napi::Float64Array::New(env, 2 * planes);
-  const float* p = data.Data();
-  for (size_t k = 0; k < planes; ++k) {
-    const float* q = p + k * plane;
-    const float m = PlaneMax(q, plane);
-    const bool none = m == -std::numeric_limits<float>::infinity();  // all NaN or -Infinity
-    const size_t at = none ? 0 : FirstEqual(q, plane, m);
-    out[2 * k] = none ? m : q[at];
-    out[2 * k + 1] = static_cast<double>(at);
-  }
+  FindPlanePeaks(data.Data(), planes, plane, out.Data());
   return out;
 }
 

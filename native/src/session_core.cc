@@ -11,6 +11,7 @@
 #include "engine_error.h"
 #include "onnxruntime_session_options_config_keys.h"
 #include "ort_env.h"
+#include "plane_peaks.h"
 
 namespace htp {
 namespace {
@@ -110,6 +111,26 @@ HostTensor ToHost(std::string name, Ort::Value v) {
   return t;
 }
 
+// Fills `peaks` for a [B,]C,H,W (or [B,]H,W,C) float output; leaves it empty for any other shape.
+void ScanPeaks(HostTensor& t, bool channels_last, std::vector<double>* peaks) {
+  const auto& d = t.dims;
+  if (d.size() != 3 && d.size() != 4) return;
+  for (int64_t x : d) {
+    if (x < 1) return;
+  }
+  const size_t items = d.size() == 4 ? static_cast<size_t>(d[0]) : 1;
+  const size_t at = d.size() - 3;  // the first of the three per-item dims
+  const size_t channels = static_cast<size_t>(channels_last ? d[at + 2] : d[at]);
+  const size_t pixels = static_cast<size_t>(channels_last ? d[at] * d[at + 1] : d[at + 1] * d[at + 2]);
+  peaks->resize(2 * items * channels);
+  const float* p = static_cast<const float*>(t.Data());
+  if (channels_last) {
+    FindChannelPeaks(p, items, pixels, channels, peaks->data());
+  } else {
+    FindPlanePeaks(p, items * channels, pixels, peaks->data());
+  }
+}
+
 }  // namespace
 
 ModelDesc InspectModel(const std::string& model_path) {
@@ -175,6 +196,7 @@ SessionCore::SessionCore(const LoadSpec& s) : spec_(s) {
   model_ = DescribeSession(*session_);
   ReadPlacement();
   CheckInput();
+  ResolvePeaksOutput();
   input_buffer_.resize(OutputBytes(s.preprocess));
   padded_ = PaddedRect{};
 #ifdef __GLIBC__
@@ -183,6 +205,25 @@ SessionCore::SessionCore(const LoadSpec& s) : spec_(s) {
   // bench:soak, INT8 YOLOv8s: configured RSS 234 -> 207 MB.
   malloc_trim(0);
 #endif
+}
+
+// The peaks output must be a float one: float16 arrives widened (ToHost), integer heatmaps are
+// left to the heads, which know their quantization.
+void SessionCore::ResolvePeaksOutput() {
+  if (spec_.peaks_output.empty()) return;
+  for (size_t i = 0; i < model_.outputs.size(); ++i) {
+    const TensorDesc& o = model_.outputs[i];
+    if (o.name != spec_.peaks_output) continue;
+    if (o.type != ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT && o.type != ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT16)
+      throw EngineError("ERR_INVALID_OPTIONS", "outputPeaks: output " + o.name + " has ONNX element type " +
+                                                   std::to_string(o.type) + ", not float32 or float16");
+    peaks_index_ = static_cast<int>(i);
+    return;
+  }
+  std::string names;
+  for (const auto& o : model_.outputs) names += (names.empty() ? "" : ", ") + o.name;
+  throw EngineError("ERR_INVALID_OPTIONS",
+                    "outputPeaks: the model has no output " + spec_.peaks_output + " (its outputs: " + names + ")");
 }
 
 // Where ORT placed each node, from its own partitioning record.
@@ -248,6 +289,7 @@ RunOutput SessionCore::Run(const FrameView& frame, const Roi& roi, const KeyValu
     std::vector<Ort::Value> values = session_->Run(ro, &in_name, &input, 1, out_names.data(), out_names.size());
     const auto t2 = Clock::now();
     for (size_t i = 0; i < values.size(); ++i) out.outputs.push_back(ToHost(model_.outputs[i].name, std::move(values[i])));
+    if (peaks_index_ >= 0) ScanPeaks(out.outputs[peaks_index_], spec_.peaks_channels_last, &out.peaks);
     out.preprocess_ms = Ms(t0, t1);
     out.inference_ms = Ms(t1, t2);
   } catch (const Ort::Exception& e) {

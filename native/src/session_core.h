@@ -49,6 +49,9 @@ struct LoadSpec {
   KeyValues provider_options;
   std::string context_cache_path;  // "" for none
   bool context_embed = true;
+  // The output whose channel peaks Run finds on the worker ("" for none), and its layout.
+  std::string peaks_output;
+  bool peaks_channels_last = false;
 };
 
 struct ProviderCount {
@@ -73,6 +76,10 @@ struct HostTensor {
 
 struct RunOutput {
   std::vector<HostTensor> outputs;
+  // Per (batch item, channel) of the spec's peaks output: value, index in the channel's plane
+  // (plane_peaks.h). Empty when the spec names none or the output's shape is not [B,]C,H,W
+  // (or [B,]H,W,C): the heads then scan and report the shape themselves.
+  std::vector<double> peaks;
   Transform transform{};
   double preprocess_ms = 0, inference_ms = 0;
 };
@@ -109,6 +116,7 @@ class SessionCore {
   explicit SessionCore(const LoadSpec& spec);
   void ReadPlacement();
   void CheckInput() const;
+  void ResolvePeaksOutput();
 
   LoadSpec spec_;
   std::unique_ptr<Ort::Session> session_;
@@ -118,6 +126,7 @@ class SessionCore {
   std::vector<uint8_t> input_buffer_;
   // The input rectangle the last run sampled into input_buffer_: its padding is in place.
   PaddedRect padded_;
+  int peaks_index_ = -1;  // in model_.outputs; -1 for none
   std::vector<ProviderCount> assignment_;
   std::vector<PlacedNode> cpu_nodes_;
   bool assignment_known_ = false;

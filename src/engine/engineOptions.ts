@@ -80,6 +80,14 @@ export const EngineOptionsSchema = z
     preprocess: PreprocessSchema.prefault({}),
     /** Quantization of integer outputs, by output name (attached to the returned tensors). */
     outputQuantization: z.record(z.string(), quantization).default({}),
+    /**
+     * A float heatmap output whose channel peaks (largest value, first index) each run finds on
+     * its worker thread, where the values were just written: RunResult.channelPeaks.
+     */
+    outputPeaks: z
+      .object({ output: z.string().min(1), layout: z.enum(['NCHW', 'NHWC']) })
+      .strict()
+      .optional(),
     htp: HtpOptionsSchema.prefault({}),
     /**
      * INT8 kernels of the CPU provider (see cpuInt8Kernels.ts): auto picks the exact u8u8 ones on

@@ -88,6 +88,12 @@ export interface RunTimings {
 
 export interface RunResult {
   readonly outputs: readonly Tensor[];
+  /**
+   * With the engine option outputPeaks: per (batch item, channel) of that output, its largest
+   * value and that value's first index in the channel's plane, found on the worker; undefined
+   * without the option or when the output's shape is not [B,]C,H,W / [B,]H,W,C.
+   */
+  readonly channelPeaks: Float64Array | undefined;
   readonly transform: ImageTransform;
   readonly timings: RunTimings;
 }
@@ -327,7 +333,12 @@ export class EngineSession {
       const q = this.options.outputQuantization[o.name];
       return { name: o.name, dims: o.dims, data: typedArray(o), ...(q ? { quantization: q } : {}) };
     });
-    return { outputs, transform: r.transform, timings: r.timings };
+    return {
+      outputs,
+      channelPeaks: r.channelPeaks,
+      transform: r.transform,
+      timings: r.timings,
+    };
   }
 
   /** Releases the power vote and the native session. Throws ERR_BUSY while a run is in flight. */

@@ -48,6 +48,8 @@ export type PackedRunResult = readonly [Float64Array, ...ArrayBuffer[]];
 /** A run unpacked (unpackRunResult). */
 export interface NativeRunResult {
   outputs: NativeOutput[];
+  /** Per (batch item, channel) of the session's peaks output: value, index; undefined for none. */
+  channelPeaks: Float64Array | undefined;
   transform: {
     srcWidth: number;
     srcHeight: number;
@@ -132,6 +134,8 @@ export interface NativeLoadOptions {
     /** Required for uint8 / int8 inputs, null for float32. */
     quantization: { scale: number; zeroPoint: number } | null;
   };
+  /** The float output whose channel peaks each run finds on the worker, or null. */
+  outputPeaks: { output: string; layout: 'nchw' | 'nhwc' } | null;
   /** Required for provider 'htp', null for 'cpu'. */
   htp: {
     providerLibrary: string;

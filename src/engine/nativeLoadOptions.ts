@@ -42,6 +42,9 @@ export function toNativeOptions(o: EngineOptions, plan: InputPlan): NativeLoadOp
       std: pre.std,
       quantization: plan.quantization ?? null,
     },
+    outputPeaks: o.outputPeaks
+      ? { output: o.outputPeaks.output, layout: o.outputPeaks.layout === 'NHWC' ? 'nhwc' : 'nchw' }
+      : null,
     htp: null,
   };
   if (o.provider === 'htp') {

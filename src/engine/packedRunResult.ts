@@ -8,6 +8,8 @@
  *   4..15   srcWidth, srcHeight, crop x, y, width, height, dstWidth, dstHeight, scaleX, scaleY,
  *           padX, padY
  *   16..    per output: its ONNX element code, its rank r, then r dims
+ *   then    the number of channel peaks p (0 when the session finds none), then 2p values: per
+ *           (batch item, channel) of the peaks output, the peak value and its index in the plane
  */
 import { EngineError } from '../core/engineError';
 import type { NativeOutput, NativeRunResult, PackedRunResult } from './nativeAddon';
@@ -36,11 +38,15 @@ export function unpackRunResult(
     k += 2 + rank;
     outputs.push({ name: outputNames[i]!, dims, type, data: packed[i + 1] as ArrayBuffer });
   }
+  const peakCount = v[k++]!;
+  const channelPeaks = peakCount > 0 ? v.subarray(k, k + 2 * peakCount) : undefined;
+  k += 2 * peakCount;
   if (k !== v.length) {
     throw new EngineError('ERR_RUNTIME', `the addon's run numbers end at ${v.length}, not ${k}`);
   }
   return {
     outputs,
+    channelPeaks,
     transform: {
       srcWidth: v[4]!,
       srcHeight: v[5]!,

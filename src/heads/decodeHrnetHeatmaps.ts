@@ -14,6 +14,11 @@ export interface HrnetDecodeOptions {
   readonly numKeypoints?: number;
   /** The peak of each NCHW plane (default: the heads' own, planePeaksJs). */
   readonly planePeaks?: PlanePeaks;
+  /**
+   * Every joint's peak, already found (the engine's channelPeaks, on its worker): value, then
+   * index in the joint's plane, per (batch item, joint) of the whole batch. Either layout.
+   */
+  readonly peaks?: Float64Array;
 }
 
 /** Peak of `n` values data[base + i * stride] (the first on ties): [value, i], -Infinity if none. */
@@ -79,11 +84,19 @@ export function decodeHrnetHeatmaps(
   const kStride = nhwc ? 1 : plane;
   const pStride = nhwc ? K : 1;
   const at = (base: number, x: number, y: number): number => data[base + (y * Wh + x) * pStride]!;
+  if (options.peaks !== undefined && options.peaks.length !== 2 * B * K) {
+    throw new HeadError(
+      'BAD_SHAPE',
+      `${options.peaks.length / 2} peaks given for HRNet heatmaps of ${B} x ${K} joints`,
+    );
+  }
   // NCHW planes are contiguous: every plane of the crops in use in one call (five people's
   // heatmaps are a quarter of a million values per frame).
-  const peaks = nhwc
-    ? undefined
-    : (options.planePeaks ?? planePeaksJs)(data.subarray(0, transforms.length * bStride), plane);
+  const peaks =
+    options.peaks ??
+    (nhwc
+      ? undefined
+      : (options.planePeaks ?? planePeaksJs)(data.subarray(0, transforms.length * bStride), plane));
 
   return transforms.map((t, b) => {
     const sx = t.dstWidth / Wh;

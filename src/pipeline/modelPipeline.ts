@@ -303,6 +303,7 @@ export class ModelPipeline {
           layout: o.heatmaps.layout,
           numKeypoints,
           planePeaks: this.kernels.planePeaks,
+          peaks: r.channelPeaks,
         },
       );
       const scores = (keypoints ?? []).map((k) => k.score);

@@ -37,6 +37,7 @@ function convOptions(): NativeLoadOptions {
       std: [255, 255, 255],
       quantization: null,
     },
+    outputPeaks: null,
     htp: null,
   };
 }
@@ -114,6 +115,14 @@ describe('native addon boundary', function () {
         },
         'RangeError',
         /^options\.input\.layout: expected nchw\|nhwc, got 'auto'$/,
+      ],
+      [
+        'a peaks layout outside its set',
+        (o) => {
+          o.outputPeaks = { output: 'out', layout: 'NHWC' };
+        },
+        'RangeError',
+        /^options\.outputPeaks\.layout: expected nchw\|nhwc, got 'NHWC'$/,
       ],
       [
         'an integer input without quantization',

@@ -12,7 +12,7 @@ describe('unpackRunResult', () => {
     const a = new ArrayBuffer(24);
     const b = new ArrayBuffer(4);
     const packed: PackedRunResult = [
-      Float64Array.from([...timingsAndTransform, 1, 3, 1, 2, 3, 7, 0]),
+      Float64Array.from([...timingsAndTransform, 1, 3, 1, 2, 3, 7, 0, 0]),
       a,
       b,
     ];
@@ -39,10 +39,21 @@ describe('unpackRunResult', () => {
     );
     assert.equal(r.outputs[0]!.data, a);
     assert.equal(r.outputs[1]!.data, b);
+    assert.equal(r.channelPeaks, undefined);
+  });
+
+  it('reads the channel peaks after the outputs: value and index per channel', () => {
+    const packed: PackedRunResult = [
+      Float64Array.from([...timingsAndTransform, 1, 2, 2, 6, 2, 0.75, 4, -Infinity, 0]),
+      new ArrayBuffer(48),
+    ];
+    const r = unpackRunResult(packed, ['heatmaps']);
+    assert.deepEqual([...r.channelPeaks!], [0.75, 4, -Infinity, 0]);
+    assert.deepEqual(r.outputs[0]!.dims, [2, 6]);
   });
 
   it('refuses a result whose outputs or numbers do not match the session', () => {
-    const nums = Float64Array.from([...timingsAndTransform, 1, 1, 4]);
+    const nums = Float64Array.from([...timingsAndTransform, 1, 1, 4, 0]);
     assert.throws(
       () => unpackRunResult([nums, new ArrayBuffer(16)], ['a', 'b']),
       (e: unknown) =>
@@ -52,7 +63,13 @@ describe('unpackRunResult', () => {
     );
     assert.throws(
       () => unpackRunResult([Float64Array.from([...nums, 9]), new ArrayBuffer(16)], ['a']),
-      (e: unknown) => e instanceof EngineError && /numbers end at 20, not 19/.test(e.message),
+      (e: unknown) => e instanceof EngineError && /numbers end at 21, not 20/.test(e.message),
+    );
+    // More peaks announced than the numbers hold.
+    const short = Float64Array.from([...timingsAndTransform, 1, 1, 4, 3, 0.5, 1]);
+    assert.throws(
+      () => unpackRunResult([short, new ArrayBuffer(16)], ['a']),
+      (e: unknown) => e instanceof EngineError && /numbers end at 22, not 26/.test(e.message),
     );
   });
 });

@@ -237,6 +237,21 @@ describe('heads/decodeHrnetHeatmaps', () => {
     assert.equal(kps![1]!.score, 0.5);
   });
 
+  it('decodes from peaks found elsewhere (the engine), and rejects peaks of another shape', () => {
+    const t = heatmaps(1, 2, (_b, k, x, y) => (x === 10 + k && y === 20 ? 0.75 : 0.1));
+    // Peaks that disagree with the values: the decoder must take them, not rescan.
+    const given = Float64Array.from([0.5, 30 * WH + 7, 0.25, 0]);
+    const [kps] = decodeHrnetHeatmaps(t, [UNIT], { peaks: given });
+    assert.equal(kps![0]!.score, 0.5);
+    assert.equal(kps![0]!.y, 4 * 30);
+    assert.deepEqual(kps![1], { x: 0, y: 0, score: 0.25 });
+    throwsHead(
+      () => decodeHrnetHeatmaps(t, [UNIT], { peaks: new Float64Array(6) }),
+      'BAD_SHAPE',
+      /3 peaks given for HRNet heatmaps of 1 x 2 joints/,
+    );
+  });
+
   it('returns no poses for no crops, and rejects mismatched inputs', () => {
     assert.deepEqual(
       decodeHrnetHeatmaps(
