@@ -113,13 +113,14 @@ HTP_AVX512 inline __m128i Narrow16(__m512i v) {
   }
 }
 
+// From `from` on.
 template <typename T, Form kForm>
-HTP_AVX512 int Vector512(const float* t, const float* u, float wy, int n, const LevelQuantizer& lq,
-                         T* o) {
+HTP_AVX512 int Vector512(const float* t, const float* u, float wy, int from, int n,
+                         const LevelQuantizer& lq, T* o) {
   const __m512 vw = _mm512_set1_ps(wy);
   const Quantizer16 q{_mm512_set1_ps(lq.a),  _mm512_set1_ps(lq.b),  _mm512_set1_ps(lq.scale),
                       _mm512_set1_ps(lq.lo), _mm512_set1_ps(lq.hi), _mm512_set1_epi32(lq.zero)};
-  int i = 0;
+  int i = from;
   for (; i + 16 <= n; i += 16) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o + i),
                      Narrow16<T>(Levels16<kForm>(t + i, u + i, vw, q)));
@@ -128,10 +129,53 @@ HTP_AVX512 int Vector512(const float* t, const float* u, float wy, int n, const 
 }
 
 template <typename T, Form kForm>
-int Vector(const float* t, const float* u, float wy, int n, const LevelQuantizer& lq, T* o) {
-  const int done = HasAvx512() ? Vector512<T, kForm>(t, u, wy, n, lq, o) : 0;
+int Vector(const float* t, const float* u, float wy, int from, int n, const LevelQuantizer& lq,
+           T* o) {
+  const int done = HasAvx512() ? Vector512<T, kForm>(t, u, wy, from, n, lq, o) : from;
   return Vector256<T, kForm>(t, u, wy, done, n, lq, o);
 }
+
+// Sixty-four values blended and rounded as Levels16 does (the truncation of v + 0.5 as an int),
+// narrowed to byte indices by two saturating packs (the plain loop's clamp to 0..255: blends of
+// 0..255 never leave it, and a stray value saturates as the clamp would), the packs' per-lane
+// order undone by one dword permute, then each index looked up in the 256-byte table.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) int Table64(const float* t, const float* u,
+                                                                  float wy, int n,
+                                                                  const unsigned char* table,
+                                                                  void* o) {
+  const __m512 vw = _mm512_set1_ps(wy);
+  const __m512 half = _mm512_set1_ps(0.5f);
+  const __m512i lut0 = _mm512_loadu_si512(table);
+  const __m512i lut1 = _mm512_loadu_si512(table + 64);
+  const __m512i lut2 = _mm512_loadu_si512(table + 128);
+  const __m512i lut3 = _mm512_loadu_si512(table + 192);
+  // After the packs, 128-bit lane L holds values 4L..4L+3 of each sixteen in turn.
+  const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  unsigned char* out = static_cast<unsigned char*>(o);
+  int i = 0;
+  for (; i + 64 <= n; i += 64) {
+    __m512i level[4];
+    for (int k = 0; k < 4; ++k) {
+      const __m512 top = _mm512_loadu_ps(t + i + 16 * k);
+      const __m512 bot = _mm512_loadu_ps(u + i + 16 * k);
+      const __m512 v = _mm512_add_ps(top, _mm512_mul_ps(_mm512_sub_ps(bot, top), vw));
+      level[k] = _mm512_cvttps_epi32(_mm512_add_ps(v, half));
+    }
+    const __m512i words = _mm512_packus_epi32(level[0], level[1]);
+    const __m512i words2 = _mm512_packus_epi32(level[2], level[3]);
+    const __m512i index = _mm512_permutexvar_epi32(order, _mm512_packus_epi16(words, words2));
+    const __m512i low = _mm512_permutex2var_epi8(lut0, index, lut1);
+    const __m512i high = _mm512_permutex2var_epi8(lut2, index, lut3);
+    _mm512_storeu_si512(out + i, _mm512_mask_blend_epi8(_mm512_movepi8_mask(index), low, high));
+  }
+  return i;
+}
+
+int TableLookup(const float* t, const float* u, float wy, int n, const LevelQuantizer& q, void* o) {
+  return q.table != nullptr && HasAvx512() ? Table64(t, u, wy, n, q.table, o) : 0;
+}
+
+bool TableAvailable() { return HasAvx512(); }
 
 bool VectorAvailable() { return HasAvx2(); }
 #elif defined(__aarch64__)
@@ -158,11 +202,12 @@ inline int32x4_t Levels4(const float* t, const float* u, float32x4_t vw, const Q
 }
 
 template <typename T, Form kForm>
-int Vector(const float* t, const float* u, float wy, int n, const LevelQuantizer& lq, T* o) {
+int Vector(const float* t, const float* u, float wy, int from, int n, const LevelQuantizer& lq,
+           T* o) {
   const float32x4_t vw = vdupq_n_f32(wy);
   const Quantizer4 q{vdupq_n_f32(lq.a),  vdupq_n_f32(lq.b),  vdupq_n_f32(lq.scale),
                      vdupq_n_f32(lq.lo), vdupq_n_f32(lq.hi), vdupq_n_s32(lq.zero)};
-  int i = 0;
+  int i = from;
   // Sixteen at a time, narrowed with the same saturating steps as four at a time below.
   for (; i + 4 * kWidth <= n; i += 4 * kWidth) {
     int32x4_t q32[4];
@@ -192,14 +237,22 @@ int Vector(const float* t, const float* u, float wy, int n, const LevelQuantizer
   return i;
 }
 
+int TableLookup(const float*, const float*, float, int, const LevelQuantizer&, void*) { return 0; }
+
+bool TableAvailable() { return false; }
+
 bool VectorAvailable() { return SimdAllowed(); }
 #else
 constexpr int kWidth = 1;
 
 template <typename T, Form kForm>
-int Vector(const float*, const float*, float, int, const LevelQuantizer&, T*) {
-  return 0;
+int Vector(const float*, const float*, float, int from, int, const LevelQuantizer&, T*) {
+  return from;
 }
+
+int TableLookup(const float*, const float*, float, int, const LevelQuantizer&, void*) { return 0; }
+
+bool TableAvailable() { return false; }
 
 bool VectorAvailable() { return false; }
 #endif
@@ -209,12 +262,14 @@ bool VectorAvailable() { return false; }
 template <typename T>
 int BlendRoundQuantize(const float* t, const float* u, float wy, int n, const LevelQuantizer& q,
                        T* o) {
+  const int done = TableLookup(t, u, wy, n, q, o);
+  if (!q.arithmetic) return done;
   switch (q.form) {
-    case Form::kSaturate: return Vector<T, Form::kSaturate>(t, u, wy, n, q, o);
-    case Form::kMultiply: return Vector<T, Form::kMultiply>(t, u, wy, n, q, o);
+    case Form::kSaturate: return Vector<T, Form::kSaturate>(t, u, wy, done, n, q, o);
+    case Form::kMultiply: return Vector<T, Form::kMultiply>(t, u, wy, done, n, q, o);
     case Form::kDivide: break;
   }
-  return Vector<T, Form::kDivide>(t, u, wy, n, q, o);
+  return Vector<T, Form::kDivide>(t, u, wy, done, n, q, o);
 }
 
 template <typename T>
@@ -228,9 +283,11 @@ bool PrepareBlendQuantize(const T* lut, float a, float b, float scale, int zero,
   candidate.lo = static_cast<float>(std::numeric_limits<T>::min()) - zero;
   candidate.hi = static_cast<float>(std::numeric_limits<T>::max()) - zero;
   candidate.scale = scale;
+  candidate.arithmetic = true;  // while the forms are checked, without the table
   T got[256];
   // Cheapest first; each is taken only if it gives the table's 256 bytes, and since a blend is
   // rounded to a whole level before it is quantized, those are all the values it can meet.
+  bool found = false;
   for (const Form form : {Form::kSaturate, Form::kMultiply, Form::kDivide}) {
     candidate.form = form;
     candidate.a = form == Form::kDivide ? a : a / scale;
@@ -238,11 +295,17 @@ bool PrepareBlendQuantize(const T* lut, float a, float b, float scale, int zero,
     if (form == Form::kSaturate) candidate.b += static_cast<float>(zero);
     if (BlendRoundQuantize<T>(levels, levels, 0.f, 256, candidate, got) == 256 &&
         std::equal(got, got + 256, lut)) {
-      *q = candidate;
-      return true;
+      found = true;
+      break;
     }
   }
-  return false;
+  // The lookup is the plain loop's own table: its bytes need no check. A form, where one fits,
+  // still finishes the rows' last values (under 64) on the arithmetic path.
+  candidate.arithmetic = found;
+  candidate.table = TableAvailable() ? reinterpret_cast<const unsigned char*>(lut) : nullptr;
+  if (!found && candidate.table == nullptr) return false;
+  *q = candidate;
+  return true;
 }
 
 template int BlendRoundQuantize<uint8_t>(const float*, const float*, float, int,

@@ -21,11 +21,17 @@ struct LevelQuantizer {
   float a = 1, b = 0, scale = 1;
   float lo = 0, hi = 255;  // the output range shifted by the zero point
   int zero = 0;
+  bool arithmetic = false;  // `form` gives the table's 256 bytes
+  // The channel's 256 bytes themselves, looked up 64 at a time by byte permutes where the CPU has
+  // AVX-512 VBMI (two VPERMT2B and a blend on the index's top bit); null elsewhere. Must outlive
+  // the BlendRoundQuantize calls.
+  const unsigned char* table = nullptr;
 };
 
 // Whether a vector path reproduces `lut` (level p -> lut[p], the resampler's table for this
-// channel) on all 256 levels; if so fills `q`. False without AVX2 (x86-64, checked at run time)
-// or NEON (AArch64), or when HTP_ENGINE_SIMD=off: the caller keeps its plain loops.
+// channel) on all 256 levels, by arithmetic or by looking it up; if so fills `q`. False without
+// AVX2 (x86-64, checked at run time) or NEON (AArch64), or when HTP_ENGINE_SIMD=off: the caller
+// keeps its plain loops.
 template <typename T>
 bool PrepareBlendQuantize(const T* lut, float a, float b, float scale, int zero, LevelQuantizer* q);
 
