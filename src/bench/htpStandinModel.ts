@@ -149,16 +149,19 @@ export function htpStandinModelBytes(
 
 /**
  * HRNet's stand-in: one person's heatmaps [1,17,64,48] with one peak per keypoint, laid out as a
- * standing figure, so the head's argmax and sub-pixel refinement do their real work.
+ * standing figure, so the head's argmax and sub-pixel refinement do their real work. `NHWC` gives
+ * the same maps channels-last, [1,64,48,17], as AI Hub's compiled HRNet returns them.
  */
-export function htpStandinPoseBytes(): Uint8Array {
+export function htpStandinPoseBytes(layout: 'NCHW' | 'NHWC' = 'NCHW'): Uint8Array {
   const [K, H, W] = [17, 64, 48];
   const maps = new Float32Array(K * H * W);
+  const at = (k: number, y: number, x: number): number =>
+    layout === 'NCHW' ? k * H * W + y * W + x : (y * W + x) * K + k;
   for (let k = 0; k < K; k++) {
     const x = 24 + (k % 2 === 0 ? -1 : 1) * Math.min(10, k);
     const y = 6 + Math.round((k * 52) / K);
-    maps[k * H * W + y * W + x] = 0.9;
-    maps[k * H * W + y * W + x + 1] = 0.5;
+    maps[at(k, y, x)] = 0.9;
+    maps[at(k, y, x + 1)] = 0.5;
   }
   return standinGraphBytes({
     name: 'htp_standin_pose',
@@ -167,7 +170,7 @@ export function htpStandinPoseBytes(): Uint8Array {
     inputScale: 0.0186,
     inputZero: 114,
     output: 'heatmaps',
-    outputDims: [1, K, H, W],
+    outputDims: layout === 'NCHW' ? [1, K, H, W] : [1, H, W, K],
     fixed: maps,
   });
 }
