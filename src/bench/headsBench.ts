@@ -3,7 +3,6 @@
  * p50 / p95 per head: npm run bench:heads [-- --json out.json]. HRNet and DeepLab also with the
  * engine addon's output kernels, as the pipelines run them.
  */
-import * as fs from 'node:fs';
 import { buildInstanceIdImage } from '../heads/buildInstanceIdImage';
 import { colorizeLabelMap } from '../heads/colorizeLabelMap';
 import { decodeDeeplab } from '../heads/decodeDeeplab';
@@ -17,6 +16,7 @@ import type { Tensor } from '../core/tensor';
 import { makePrng } from './prng';
 import { nativeOutputKernels } from '../engine/outputKernels';
 import { printedHelp } from '../util/commandHelp';
+import { writeBenchJson } from './benchOutput';
 
 /** Printed by --help: this file's header. */
 const USAGE = `Head timings on realistic tensor sizes (synthetic values, deterministic). Not a test: prints
@@ -165,6 +165,5 @@ time('colorizeLabelMap 1280x720 (VOC palette)', () => colorizeLabelMap(map));
 
 const jsonAt = process.argv.indexOf('--json');
 if (jsonAt >= 0 && process.argv[jsonAt + 1]) {
-  fs.writeFileSync(process.argv[jsonAt + 1]!, JSON.stringify(figures, null, 2) + '\n');
-  console.log(`wrote ${process.argv[jsonAt + 1]}`);
+  writeBenchJson(process.argv[jsonAt + 1]!, figures);
 }

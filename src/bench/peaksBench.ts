@@ -22,6 +22,7 @@ import { percentile } from '../util/percentile';
 import { printedHelp } from '../util/commandHelp';
 import { BenchFlags, parseBenchArgs } from './benchArgs';
 import { htpStandinPoseBytes } from './htpStandinModel';
+import { runBench, writeBenchJson } from './benchOutput';
 
 const USAGE = `npm run bench:peaks [-- --frames 600 --json out.json]
 
@@ -126,17 +127,11 @@ async function main(): Promise<void> {
     );
     if (args.jsonPath) {
       const out = { date: new Date().toISOString(), cpu, cores: os.cpus().length, frames, results };
-      fs.writeFileSync(args.jsonPath, `${JSON.stringify(out, null, 2)}\n`);
-      console.log(`wrote ${args.jsonPath}`);
+      writeBenchJson(args.jsonPath, out);
     }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
 
-if (require.main === module) {
-  main().catch((err: unknown) => {
-    console.error(err instanceof Error ? err.message : String(err));
-    process.exit(1);
-  });
-}
+if (require.main === module) runBench(main);

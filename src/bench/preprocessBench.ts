@@ -24,6 +24,7 @@ import { printedHelp } from '../util/commandHelp';
 import { BenchFlags, parseBenchArgs } from './benchArgs';
 import { writeBenchFrames } from './e2eFrames';
 import { STANDIN_PEOPLE, writeHtpStandinContainer } from './htpStandinModel';
+import { runBench, writeBenchJson } from './benchOutput';
 
 /** Printed by --help: this file's header. */
 const USAGE = `npm run bench:preprocess [-- --iterations 300 --json out.json]
@@ -178,20 +179,19 @@ async function main(): Promise<void> {
     );
     console.log(formatTable(rows));
     if (args.jsonPath) {
-      fs.writeFileSync(
-        args.jsonPath,
-        `${JSON.stringify({ date: new Date().toISOString(), cpu, cores: os.cpus().length, iterations, vector, avx2, plain }, null, 2)}\n`,
-      );
-      console.log(`wrote ${args.jsonPath}`);
+      writeBenchJson(args.jsonPath, {
+        date: new Date().toISOString(),
+        cpu,
+        cores: os.cpus().length,
+        iterations,
+        vector,
+        avx2,
+        plain,
+      });
     }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
 
-if (require.main === module) {
-  main().catch((err: unknown) => {
-    console.error(err instanceof Error ? err.message : String(err));
-    process.exit(1);
-  });
-}
+if (require.main === module) runBench(main);

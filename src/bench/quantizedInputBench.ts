@@ -20,6 +20,7 @@ import { flagValue, parseBenchArgs } from './benchArgs';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';
 import { printedHelp } from '../util/commandHelp';
+import { writeBenchJson } from './benchOutput';
 
 /** Printed by --help: this file's header. */
 const USAGE = `npm run bench:quantized-input [-- --model NAME|manifest --iterations 30 --threads 2 --json out.json]
@@ -132,11 +133,13 @@ async function main(): Promise<void> {
       console.log(`note: the quantized feed fell back to float (${feed.reason})`);
     if (args.jsonPath) {
       fs.mkdirSync(path.dirname(path.resolve(args.jsonPath)), { recursive: true });
-      fs.writeFileSync(
-        args.jsonPath,
-        `${JSON.stringify({ model: name, precision: 'int8', provider: 'cpu', threads, rows }, null, 2)}\n`,
-      );
-      console.log(`wrote ${args.jsonPath}`);
+      writeBenchJson(args.jsonPath, {
+        model: name,
+        precision: 'int8',
+        provider: 'cpu',
+        threads,
+        rows,
+      });
     }
   } finally {
     for (const p of pipelines.values()) p.dispose();

@@ -3,7 +3,6 @@
  * with many objects. Not a test: prints tables and optionally saves JSON:
  *   npm run bench:tracking [-- --json docs/benchmarks/tracking.json]
  */
-import * as fs from 'node:fs';
 import type { Detection } from '../core/headResults';
 import { ByteTracker } from '../tracking/byteTracker';
 import { BYTETRACK_DEFAULTS } from '../tracking/trackerOptions';
@@ -19,6 +18,7 @@ import {
   stopAndGoScene,
 } from './trackingScenes';
 import { printedHelp } from '../util/commandHelp';
+import { writeBenchJson } from './benchOutput';
 
 /** Printed by --help: this file's header. */
 const USAGE = `Tracker quality on the synthetic scenes (ID switches, IDF1) and the tracker's cost per frame
@@ -112,6 +112,5 @@ console.log('\nTracker cost per frame (update: predict, three association stages
 console.log(formatTable(cost));
 
 if (args.jsonPath) {
-  fs.writeFileSync(args.jsonPath, JSON.stringify({ quality, cost }, null, 2) + '\n');
-  console.log(`wrote ${args.jsonPath}`);
+  writeBenchJson(args.jsonPath, { quality, cost });
 }
