@@ -171,8 +171,9 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) int Table64(const float* 
   return i;
 }
 
+// PrepareBlendQuantize sets a table only where TableAvailable().
 int TableLookup(const float* t, const float* u, float wy, int n, const LevelQuantizer& q, void* o) {
-  return q.table != nullptr && HasAvx512() ? Table64(t, u, wy, n, q.table, o) : 0;
+  return q.table != nullptr ? Table64(t, u, wy, n, q.table, o) : 0;
 }
 
 bool TableAvailable() { return HasAvx512(); }
@@ -237,10 +238,6 @@ int Vector(const float* t, const float* u, float wy, int from, int n, const Leve
   return i;
 }
 
-int TableLookup(const float*, const float*, float, int, const LevelQuantizer&, void*) { return 0; }
-
-bool TableAvailable() { return false; }
-
 bool VectorAvailable() { return SimdAllowed(); }
 #else
 constexpr int kWidth = 1;
@@ -250,11 +247,14 @@ int Vector(const float*, const float*, float, int from, int, const LevelQuantize
   return from;
 }
 
+bool VectorAvailable() { return false; }
+#endif
+
+#if !defined(__x86_64__)
+// Levels are looked up only by x86-64's AVX-512 VBMI byte permutes; elsewhere never.
 int TableLookup(const float*, const float*, float, int, const LevelQuantizer&, void*) { return 0; }
 
 bool TableAvailable() { return false; }
-
-bool VectorAvailable() { return false; }
 #endif
 
 }  // namespace
