@@ -1,10 +1,8 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { z } from 'zod';
 import { packagePath } from '../packageRoot';
 import { MAX_IMAGE_DIMENSION } from '../core/imageEncoding';
 import { describeZodError } from '../core/configError';
-import { findModelManifests } from './findModelManifests';
+import { lookUpModelReference } from './modelSearchPath';
 import { POWER_PROFILE_NAMES } from '../core/powerProfiles';
 import type { TrackerOptions } from '../tracking/trackerOptions';
 import { parameterSpec as spec } from '../core/parameterSpec';
@@ -320,17 +318,12 @@ export function frameOptions(c: PerceptionConfig): FrameOptions {
 
 /**
  * A `model` / `person_detector` value as a manifest path: an existing file as given, otherwise the
- * package model of that name (so YAML files can say `model: hrnet-w32-256x192` on any machine).
- * Anything else is returned unchanged and fails at load, naming the file.
+ * model of that name on the model search path (HTP_PERCEPTION_MODEL_PATH, then the package's
+ * models/; src/config/modelSearchPath.ts). Anything else is returned unchanged and fails at load,
+ * naming the file; the nodes use requireModelReference, which refuses an unknown name itself.
  */
 export function resolveModelReference(ref: string): string {
-  if (!ref || fs.existsSync(ref) || ref.includes('/') || ref.endsWith('.json')) return ref;
-  const dir = packagePath('models');
-  if (!fs.existsSync(dir)) return ref;
-  const found = findModelManifests(dir, { skipExamples: true }).find(
-    (p) => path.basename(p) === `${ref}.manifest.json`,
-  );
-  return found ?? ref;
+  return lookUpModelReference(ref);
 }
 
 /** What a node with `depth: true` places results with (frame parameters: read per frame). */

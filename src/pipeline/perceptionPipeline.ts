@@ -1,7 +1,7 @@
 import { ConfigError } from '../core/configError';
 import type { ModelManifest } from '../config/modelManifest';
 import type { FrameOptions, PerceptionConfig } from '../config/perceptionConfig';
-import { resolveModelReference } from '../config/perceptionConfig';
+import { requireModelReference } from '../config/modelSearchPath';
 import type { Frame } from '../core/frame';
 import type { Detection } from '../core/headResults';
 import { ModelPipeline, Thresholds } from './modelPipeline';
@@ -85,7 +85,7 @@ export class PerceptionPipeline {
     const loaded: ModelPipeline[] = [];
     try {
       const model = await ModelPipeline.load(
-        resolveModelReference(c.model),
+        requireModelReference(c.model),
         choices,
         undefined,
         c.keypoint_set,
@@ -109,7 +109,7 @@ export class PerceptionPipeline {
           // silently take the HTP's place. A context cache belongs to one model, so not here.
           const htp = { ...choices.htp };
           delete htp.context_cache;
-          detector = await ModelPipeline.load(resolveModelReference(c.person_detector), {
+          detector = await ModelPipeline.load(requireModelReference(c.person_detector), {
             ...choices,
             htp,
           });
