@@ -43,43 +43,20 @@ fi
 [ -n "$pylib" ] || [ "$needs_libpython" = 0 ] || die "no shared $pysoname for the ROS venv's Python: apt-get install lib$pyname-dev, or use a Python built with --enable-shared (HTP_PYTHON)"
 nodedir="$(node_prefix)"
 
-# Our patches to rclnodejs' native code (scripts/setup/patches/rclnodejs-<version>-*.patch, see
-# each one's header), applied in name order to the pristine sources npm installed. Which of them
-# are applied already is found on a scratch copy of what they patch: the first k are applied when
-# reversing them (last first) succeeds there, since a later patch changes lines an earlier one's
-# reversal needs; the rest must then apply on top. Sources that fit no k were changed by hand or by an older
-# patch set: reinstall them rather than guess.
-patches=("$root"/scripts/setup/patches/rclnodejs-"$version"-*.patch)
-[ -e "${patches[0]}" ] || patches=()
-if [ "${#patches[@]}" -gt 0 ]; then
-  # Beside the sources it copies, inside the package: npm ci removes it with the package.
-  scratch="$pkg/.htp-patch-check"
-  rm -rf "$scratch" && mkdir -p "$scratch"
-  applies() { # applies DIR REVERSE? PATCH...: each patch applies in turn to DIR
-    local dir="$1" flag="$2"; shift 2
-    local q
-    for q in "$@"; do patch -d "$dir" -p1 $flag -s -f <"$q" >/dev/null 2>&1 || return 1; done
-  }
-  todo=""
-  sources() { # the package's files our patches change, copied afresh into the scratch folder
-    rm -rf "${scratch:?}"/* && cp -r "$pkg/src" "$pkg/binding.gyp" "$pkg/types" "$scratch/"
-  }
-  for ((k = ${#patches[@]}; k >= 0; k--)); do
-    sources
-    applied_rev=()
-    for ((i = k - 1; i >= 0; i--)); do applied_rev+=("${patches[$i]}"); done
-    applies "$scratch" -R "${applied_rev[@]}" || continue
-    sources
-    if applies "$scratch" -N "${patches[@]:k}"; then todo="$k"; break; fi
-  done
-  rm -rf "$scratch"
-  [ -n "$todo" ] ||
-    die "rclnodejs: the patches in scripts/setup/patches do not apply to node_modules/rclnodejs: reinstall it (rm -rf node_modules/rclnodejs && scripts/bootstrap.sh)"
-  for p in "${patches[@]:todo}"; do
-    patch -d "$pkg" -p1 -N -s -f <"$p" >/dev/null
-    log "rclnodejs: applied $(basename "$p")"
-  done
-fi
+# Our patches to rclnodejs' native code, applied in name order to the sources npm installed; a
+# version without a patch set, or a patch that does not apply, stops here (rclnodejs-patches.sh).
+source "$root/scripts/setup/rclnodejs-patches.sh"
+rclnodejs_patch_plan "$pkg" "$version" "$root/scripts/setup/patches"
+patches=("${RCLNODEJS_PATCHES[@]}")
+for p in "${RCLNODEJS_TODO[@]}"; do
+  patch -d "$pkg" -p1 -N -s -f <"$p" >/dev/null || die "rclnodejs $version: patch $(basename "$p") failed on node_modules/rclnodejs after it applied to a copy"
+  log "rclnodejs: applied $(basename "$p")"
+done
+# rclnodejs loads an upstream prebuilt binary IN PREFERENCE to build/Release whenever one matches
+# the machine (prebuilds/<platform>/<distro>-<ubuntu codename>-...: a robot's Ubuntu 24.04 + Jazzy),
+# which would run without our patches; none matches Debian, so this only shows on a robot. Removed
+# (npm ci puts it back, and this step then runs again).
+rm -rf "$pkg/prebuilds"
 patches_key="$(cat "${patches[@]}" /dev/null | sha256sum | cut -c1-16)"
 
 # Both stamps live inside node_modules/rclnodejs: `npm ci` (step 40) deletes them with it.
