@@ -28,6 +28,17 @@ KILTED_PATH="$PATH"
 KILTED_LD="${LD_LIBRARY_PATH:-}"
 trap back_to_kilted EXIT
 unset "${ROS_VARS[@]}"
+# From a shell with scripts/env.sh sourced, PATH and LD_LIBRARY_PATH also hold the Kilted wheels'
+# folders (.ros/venv, .ros/interfaces): dropped, so nothing of Kilted is found behind Jazzy's.
+without_checkout_ros() { # the colon list $1 without the entries under $root/.ros
+  local out="" e
+  local IFS=:
+  for e in $1; do [[ "$e" == "$root/.ros/"* ]] || out="${out:+$out:}$e"; done
+  printf '%s' "$out"
+}
+PATH="$(without_checkout_ros "$PATH")"
+LD_LIBRARY_PATH="$(without_checkout_ros "${LD_LIBRARY_PATH:-}")"
+export PATH LD_LIBRARY_PATH
 source .ros/jazzy/setup.bash
 bash scripts/bootstrap.sh
 
@@ -43,7 +54,8 @@ log "test:jazzy: rclnodejs links $rcl_lib; rclpy from $rclpy_file"
 # Every suite that talks ROS: detection over DDS to an rclpy subscriber, lifecycle transitions
 # and clean stops, live parameters, the three-pipeline container, output QoS with default and
 # sensor-data subscribers, Foxglove annotations, tracking, diagnostics, the CDR codecs checked
-# against rclpy, our restated messages' type hashes, launch files and a colcon workspace build.
+# against rclpy, our restated messages' type hashes, launch files, a colcon workspace build and
+# its install space run on its own (install/).
 # Left out: the endurance test (minutes of configure/activate cycles; the same code as lifecycle).
 suites=(
   "dist/test/integration/ros/*.test.js"
@@ -52,6 +64,7 @@ suites=(
   "dist/test/integration/lifecycle/lifecycle.test.js"
   "dist/test/integration/lifecycle/liveParameters.test.js"
   "dist/test/integration/colcon/*.test.js"
+  "dist/test/integration/install/*.test.js"
   "dist/test/integration/launch/*.test.js"
 )
 # Arguments narrow the run to the given test files (diagnosing one suite on Jazzy).

@@ -6,22 +6,32 @@
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-prefix="$root/.ros/jazzy"
+# HTP_JAZZY_PREFIX: another folder (the test of this script installs into a temporary one).
+prefix="${HTP_JAZZY_PREFIX:-$root/.ros/jazzy}"
 req="$root/scripts/setup/ros-jazzy-requirements.txt"
 cons="$root/scripts/setup/ros-jazzy-constraints.txt"
 key="$( (cat "$req" "$cons" "$0") | sha256sum | cut -c1-16) $PIP_PIN"
 stamp="$prefix/.htp-stamp"
 
 if stamp_ok "$stamp" "$key" && [ -f "$prefix/setup.bash" ]; then
-  log "jazzy: prefix up to date at .ros/jazzy"
+  log "jazzy: prefix up to date at ${prefix#"$root"/}"
   exit 0
 fi
 py="${HTP_PYTHON:-/usr/bin/python3}"
-"$py" -c 'import sys; assert sys.version_info[:2] == (3, 11)' \
+# Python runs here with nothing inherited from a ROS environment: from a shell where
+# scripts/env.sh was sourced, PYTHONPATH holds the Kilted venv's site-packages, and pip then
+# counted numpy, empy, lark, catkin_pkg and the ros-* wheels both distros share as installed and
+# left them out of the prefix (step 30 stopped on "numpy is missing for .ros/jazzy/bin/python3").
+# LD_LIBRARY_PATH would hand the interpreter the wheels' own copies of libssl and friends.
+clean=(env -u PYTHONPATH -u PYTHONHOME -u PYTHONSTARTUP -u PYTHONUSERBASE -u VIRTUAL_ENV
+  -u PIP_TARGET -u PIP_PREFIX -u PIP_USER -u LD_LIBRARY_PATH -u LD_PRELOAD -u AMENT_PREFIX_PATH
+  -u CMAKE_PREFIX_PATH -u COLCON_PREFIX_PATH -u ROS_DISTRO -u ROS_VERSION -u ROS_PYTHON_VERSION
+  PYTHONNOUSERSITE=1)
+"${clean[@]}" "$py" -c 'import sys; assert sys.version_info[:2] == (3, 11)' \
   || die "the ros-jazzy-* wheels exist for CPython 3.11 only; set HTP_PYTHON to a 3.11 interpreter"
-[ -x "$prefix/bin/python" ] || "$py" -m venv "$prefix" || die "python venv failed: apt-get install python3-venv"
-"$prefix/bin/python" -m pip install -q "$PIP_PIN"
-"$prefix/bin/python" -m pip install -q -r "$req" -c "$cons"
+[ -x "$prefix/bin/python" ] || "${clean[@]}" "$py" -m venv "$prefix" || die "python venv failed: apt-get install python3-venv"
+"${clean[@]}" "$prefix/bin/python" -m pip install -q "$PIP_PIN"
+"${clean[@]}" "$prefix/bin/python" -m pip install -q -r "$req" -c "$cons"
 
 # rclnodejs' build finds the ROS prefix from `which ros2`; the wheels ship no CLI.
 cat > "$prefix/bin/ros2" <<'SH'
@@ -50,4 +60,4 @@ export PYTHONPATH="$site\${PYTHONPATH:+:\$PYTHONPATH}"
 export PATH="$prefix/bin:\$PATH"
 SH
 stamp_write "$stamp" "$key"
-log "jazzy: installed ROS 2 Jazzy into .ros/jazzy (source .ros/jazzy/setup.bash)"
+log "jazzy: installed ROS 2 Jazzy into ${prefix#"$root"/} (source ${prefix#"$root"/}/setup.bash)"
