@@ -77,6 +77,22 @@ const ultralyticsPacked = z.strictObject({
   protos: tensorSpec.extend({ layout: z.enum(['NCHW', 'NHWC']) }).optional(),
 });
 
+/**
+ * Ultralytics end-to-end export (`nms=True` exports; YOLOv10 and YOLO26 by default): NMS already
+ * ran inside the graph. One tensor [1, N, 6 (+ M mask coefficients) (+ K*3 keypoints)] of rows
+ * x1, y1, x2, y2, score, class id (a float), then the row's extra values, N being the export's
+ * max_det (300); rows past the last detection are all zero. The graph has also applied its own
+ * score threshold (the export's `conf`, 0.25 unless set): nothing below it ever arrives.
+ * Segmentation adds the prototypes tensor, as in the packed layout.
+ */
+const ultralyticsEnd2end = z.strictObject({
+  format: z.literal('ultralytics-end2end'),
+  predictions: tensorSpec,
+  boxes: boxEncoding.extend({ format: z.literal('xyxy') }),
+  maskCoefficients: z.number().int().positive().optional(),
+  protos: tensorSpec.extend({ layout: z.enum(['NCHW', 'NHWC']) }).optional(),
+});
+
 /** Qualcomm AI Hub export: separate boxes / scores / class_idx (+ mask_coeffs / mask_protos). */
 const aihubSplit = z.strictObject({
   format: z.literal('aihub-split'),
@@ -136,6 +152,7 @@ const semanticProbability = z.strictObject({
 
 const outputs = z.discriminatedUnion('format', [
   ultralyticsPacked,
+  ultralyticsEnd2end,
   aihubSplit,
   heatmaps,
   semanticLogits,
@@ -265,12 +282,41 @@ function checkBlazepose(
   }
 }
 
+/** End-to-end rows: 6 values, then the mask coefficients (segment) or keypoints (pose). */
+function checkEnd2end(
+  o: z.infer<typeof ultralyticsEnd2end>,
+  m: z.infer<typeof manifestObject>,
+  ctx: Ctx,
+): void {
+  const seg = m.task === 'segment';
+  if (seg && (o.protos === undefined || o.maskCoefficients === undefined)) {
+    issue(ctx, ['outputs', 'protos'], 'segment models need protos and maskCoefficients');
+  }
+  if (!seg && (o.protos !== undefined || o.maskCoefficients !== undefined)) {
+    issue(ctx, ['outputs', 'protos'], `task ${m.task} must not declare mask prototypes`);
+  }
+  const expected =
+    6 +
+    (seg ? (o.maskCoefficients ?? 0) : 0) +
+    (m.task === 'pose' ? (m.keypoints?.names.length ?? 0) * 3 : 0);
+  const d = o.predictions.dims;
+  if (d.length !== 3) {
+    issue(ctx, ['outputs', 'predictions', 'dims'], `expected rank 3, got ${d.length}`);
+  } else if (d[2] !== expected && d[2] !== -1) {
+    issue(
+      ctx,
+      ['outputs', 'predictions', 'dims'],
+      `rows of ${String(d[2])} values but x1, y1, x2, y2, score, class + coefficients/keypoints make ${expected}`,
+    );
+  }
+}
+
 /** Rules that tie task, family and output format together, so heads can trust the manifest. */
 function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
   checkHtpContexts(m, ctx);
   const fmt = m.outputs.format;
   const allowed: Record<typeof m.family, readonly string[]> = {
-    yolov8: ['ultralytics-packed', 'aihub-split'],
+    yolov8: ['ultralytics-packed', 'ultralytics-end2end', 'aihub-split'],
     hrnet: ['heatmaps'],
     deeplabv3: ['semantic-logits', 'semantic-argmax'],
     blazepose: ['blazepose-landmarks'],
@@ -336,6 +382,7 @@ function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
       );
     }
   }
+  if (o.format === 'ultralytics-end2end') checkEnd2end(o, m, ctx);
   if (
     o.format === 'aihub-split' &&
     m.task === 'segment' &&
@@ -459,6 +506,7 @@ export function declaredOutputs(
   const list: { field: string; spec: TensorSpec | undefined }[] = [];
   switch (o.format) {
     case 'ultralytics-packed':
+    case 'ultralytics-end2end':
       list.push(
         { field: 'outputs.predictions', spec: o.predictions },
         { field: 'outputs.protos', spec: o.protos },

@@ -10,15 +10,19 @@ import type { ImageTransform } from '../core/tensor';
 import { yoloCandidateSource, YoloOutputs } from './yoloCandidateSource';
 
 export interface YoloDetectOptions extends YoloSelectOptions {
-  /** When given, the output must hold exactly this many class scores (Ultralytics layout). */
+  /**
+   * When given, the output must hold exactly this many class scores (Ultralytics layout), or its
+   * end-to-end rows name classes below it.
+   */
   readonly numClasses?: number;
   /** Box values are fractions of the network input (Ultralytics TFLite exports). Default false. */
   readonly boxesNormalized?: boolean;
 }
 
 /**
- * YOLOv8 detect: decodes either export layout, applies score threshold, class filter and NMS in
- * network pixels (as Ultralytics does), then maps boxes to source pixels. Detections whose box
+ * YOLOv8 detect: decodes any export layout, applies score threshold, class filter and NMS in
+ * network pixels (as Ultralytics does; end-to-end rows had theirs inside the model, so only the
+ * threshold, filter and cap apply), then maps boxes to source pixels. Detections whose box
  * lies wholly outside the source image (in the letterbox padding) are dropped. Best score first.
  */
 export function decodeYoloDetections(

@@ -19,6 +19,11 @@ export interface YoloPoseOptions extends YoloSelectOptions {
   readonly keypointDims?: 2 | 3;
   /** The tensor is [1, N, channels] instead of [1, channels, N]. */
   readonly anchorsFirst?: boolean;
+  /**
+   * Ultralytics end-to-end rows [1, N, 6 + K * D]: x1, y1, x2, y2, score, class, then the
+   * keypoints; NMS already ran inside the model, so only threshold, filter and cap apply here.
+   */
+  readonly endToEnd?: boolean;
   /** Box and keypoint x, y are fractions of the network input (TFLite exports). Default false. */
   readonly coordinatesNormalized?: boolean;
 }
@@ -27,6 +32,8 @@ export interface YoloPoseOptions extends YoloSelectOptions {
  * YOLOv8 pose, Ultralytics layout [1, 5 + K * D, N]: cx, cy, w, h, person score, then per keypoint
  * x, y (network pixels) and, when D = 3, its sigmoided visibility. K comes from the dims. NMS as
  * for detect (single class); keypoints are mapped to source pixels and clamped to the image.
+ * End-to-end exports (`endToEnd`) give rows [1, N, 6 + K * D] of x1, y1, x2, y2, score, class 0,
+ * then the same keypoint values.
  */
 export function decodeYoloPose(
   output: Tensor,
@@ -42,18 +49,25 @@ export function decodeYoloPose(
       `YOLOv8 pose output '${output.name}' has batch ${dims[0]}, expected 1`,
     );
   }
+  const e2e = options.endToEnd ?? false;
+  if (e2e && options.anchorsFirst) {
+    throw new HeadError('BAD_OPTION', 'endToEnd rows are anchors-first already: drop anchorsFirst');
+  }
+  const rowsFirst = e2e || (options.anchorsFirst ?? false);
   const a = dims[dims.length - 2]!;
   const b = dims[dims.length - 1]!;
-  const channels = options.anchorsFirst ? b : a;
-  const numAnchors = options.anchorsFirst ? a : b;
+  const channels = rowsFirst ? b : a;
+  const numAnchors = rowsFirst ? a : b;
   const kd = options.keypointDims ?? 3;
   if (kd !== 2 && kd !== 3)
     throw new HeadError('BAD_OPTION', `keypointDims must be 2 or 3, got ${String(kd)}`);
-  const k = (channels - 5) / kd;
+  // Channel of the first keypoint: after cx, cy, w, h, score, or after x1, y1, x2, y2, score, class.
+  const first = e2e ? 6 : 5;
+  const k = (channels - first) / kd;
   if (!Number.isInteger(k) || k < 1) {
     throw new HeadError(
       'BAD_SHAPE',
-      `YOLOv8 pose output '${output.name}' dims [${dims.join(', ')}]: ${channels} channels are not 5 + K x ${kd}`,
+      `YOLOv8 pose output '${output.name}' dims [${dims.join(', ')}]: ${channels} channels are not ${first} + K x ${kd}`,
     );
   }
   if (options.numKeypoints !== undefined && options.numKeypoints !== k) {
@@ -63,29 +77,39 @@ export function decodeYoloPose(
     );
   }
   const data = readTensorAsFloat(output);
-  const cs = options.anchorsFirst ? 1 : numAnchors;
-  const as = options.anchorsFirst ? channels : 1;
+  const cs = rowsFirst ? 1 : numAnchors;
+  const as = rowsFirst ? channels : 1;
   const norm = options.coordinatesNormalized ?? false;
   const sx = norm ? transform.dstWidth : 1;
   const sy = norm ? transform.dstHeight : 1;
   const cands = selectYoloCandidates(
-    {
-      kind: 'channels',
-      data,
-      numAnchors,
-      channelStride: cs,
-      anchorStride: as,
-      numClasses: 1,
-      boxScaleX: sx,
-      boxScaleY: sy,
-    },
+    e2e
+      ? {
+          kind: 'rows',
+          data,
+          numAnchors,
+          rowStride: channels,
+          numClasses: 1,
+          boxScaleX: sx,
+          boxScaleY: sy,
+        }
+      : {
+          kind: 'channels',
+          data,
+          numAnchors,
+          channelStride: cs,
+          anchorStride: as,
+          numClasses: 1,
+          boxScaleX: sx,
+          boxScaleY: sy,
+        },
     resolved,
   );
   return mapYoloCandidates(cands, transform).map(({ detection, index }) => {
     const base = cands.anchors[index]! * as;
     const keypoints: Keypoint[] = [];
     for (let j = 0; j < k; j++) {
-      const ch = 5 + j * kd;
+      const ch = first + j * kd;
       const p = mapPointToSource(
         transform,
         data[base + ch * cs]! * sx,

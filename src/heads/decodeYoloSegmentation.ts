@@ -14,9 +14,12 @@ import { yoloCandidateSource, YoloOutputs } from './yoloCandidateSource';
 import { withFields } from '../core/withFields';
 
 export interface YoloSegOutputs {
-  /** Ultralytics `output0` [1, 4 + C + M, N], or AI Hub boxes / scores / class_idx. */
+  /**
+   * Ultralytics `output0` [1, 4 + C + M, N], its end-to-end form [1, N, 6 + M], or AI Hub boxes /
+   * scores / class_idx.
+   */
   readonly detections: YoloOutputs;
-  /** AI Hub only: `mask_coeffs` [1, N, M]. Ultralytics carries them in output0. */
+  /** AI Hub only: `mask_coeffs` [1, N, M]. Ultralytics carries them in output0 (both layouts). */
   readonly maskCoefficients?: Tensor;
   /** Prototypes: [1, M, Mh, Mw] (NCHW) or [1, Mh, Mw, M] (NHWC, TFLite/QNN compiled). */
   readonly protos: Tensor;
@@ -30,7 +33,7 @@ export interface YoloSegOptions extends YoloSelectOptions {
 }
 
 /**
- * YOLOv8 seg: detections as for detect, then per instance the mask logit field
+ * YOLOv8 seg: detections as for detect (end-to-end rows: no NMS of ours), then per instance the mask logit field
  * coefficients x prototypes, cropped to the box in prototype space (Ultralytics crop_mask: proto
  * pixel (c, r) is inside when x1 <= c < x2 and y1 <= r < y2, zero elsewhere), sampled bilinearly
  * (half-pixel centres) at each source pixel centre inside the source box, on when the logit > 0
@@ -63,7 +66,7 @@ export function decodeYoloSegmentation(
   }
   const info = yoloCandidateSource(
     outputs.detections,
-    outputs.detections.format === 'ultralytics' ? nm : 0,
+    outputs.detections.format === 'aihub' ? 0 : nm,
     transform,
     options.boxesNormalized ?? false,
     options.numClasses,
@@ -75,7 +78,7 @@ export function decodeYoloSegmentation(
   let aStride: number;
   let cStride: number;
   let cOffset: number;
-  if (outputs.detections.format === 'ultralytics') {
+  if (outputs.detections.format !== 'aihub') {
     const ex = info.extra!;
     coef = ex.data;
     aStride = ex.anchorStride;

@@ -57,6 +57,20 @@ export type YoloCandidateSource =
       readonly numAnchors: number;
       readonly boxScaleX: number;
       readonly boxScaleY: number;
+    }
+  | {
+      /**
+       * Ultralytics end-to-end (NMS inside the graph): row a is data[a * rowStride ..], x1, y1, x2,
+       * y2, score, class id (a float), then extra values. `numAnchors` counts the rows.
+       */
+      readonly kind: 'rows';
+      readonly data: Float32Array;
+      readonly numAnchors: number;
+      readonly rowStride: number;
+      /** When known, a kept row's class id must be below it (the model's class names). */
+      readonly numClasses: number | undefined;
+      readonly boxScaleX: number;
+      readonly boxScaleY: number;
     };
 
 /** Survivors, best first: boxes x1 y1 x2 y2 in network pixels, and the anchor each came from. */
@@ -108,7 +122,9 @@ let keptScores = new Float32Array(0);
 /**
  * Score threshold, best class per anchor, class filter, degenerate-box removal, then NMS and the
  * detection cap. Boxes with a non-finite coordinate or a width or height <= 0 are dropped: they can
- * be neither drawn nor masked.
+ * be neither drawn nor masked. End-to-end rows (kind 'rows') went through the model's own NMS: the
+ * same threshold, filter and removal apply, then best first and the cap, without a second NMS
+ * (the zero rows that pad the tensor fail the threshold and the box test).
  */
 export function selectYoloCandidates(
   src: YoloCandidateSource,
@@ -165,6 +181,32 @@ export function selectYoloCandidates(
       const h = data[base + 3 * cs]! * sy;
       keep(a, keptScores[j]!, keptClasses[j]!, cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2);
     }
+  } else if (src.kind === 'rows') {
+    const { data, rowStride: rs } = src;
+    for (let a = 0; a < n; a++) {
+      const base = a * rs;
+      const score = data[base + 4]!;
+      if (!(score > o.scoreThreshold) || !(score > 0)) continue;
+      const c = data[base + 5]!;
+      // Class ids travel as floats (Ultralytics concatenates them with the boxes); a value that
+      // names no class means the tensor is not what the manifest says.
+      const cls = Number.isFinite(c) ? Math.round(c) : -1;
+      if (cls < 0 || (src.numClasses !== undefined && cls >= src.numClasses)) {
+        throw new HeadError(
+          'BAD_VALUE',
+          `end-to-end row ${a} has class id ${c}${src.numClasses !== undefined ? `, the model has ${src.numClasses} classes` : ''}`,
+        );
+      }
+      keep(
+        a,
+        score,
+        cls,
+        data[base]! * sx,
+        data[base + 1]! * sy,
+        data[base + 2]! * sx,
+        data[base + 3]! * sy,
+      );
+    }
   } else {
     for (let a = 0; a < n; a++) {
       const best = src.scores[a]!;
@@ -196,11 +238,14 @@ export function selectYoloCandidates(
     scores[j] = candScore[i]!;
     classIds[j] = candClass[i]!;
   }
-  const kept = nonMaxSuppression(boxes, scores, classIds, {
-    iouThreshold: o.iouThreshold,
-    maxDetections: o.maxDetections,
-    classAware: !o.agnostic,
-  });
+  const kept =
+    src.kind === 'rows'
+      ? bestFirst(scores, o.maxDetections)
+      : nonMaxSuppression(boxes, scores, classIds, {
+          iouThreshold: o.iouThreshold,
+          maxDetections: o.maxDetections,
+          classAware: !o.agnostic,
+        });
   const k = kept.length;
   const out: YoloCandidates = {
     count: k,
@@ -217,4 +262,11 @@ export function selectYoloCandidates(
     out.anchors[j] = cand[idx[i]!]!;
   }
   return out;
+}
+
+/** Indices by descending score (ties in input order), at most `max` of them. */
+function bestFirst(scores: Float32Array, max: number): Int32Array {
+  const idx = Array.from({ length: scores.length }, (_, i) => i);
+  idx.sort((p, q) => scores[q]! - scores[p]! || p - q);
+  return Int32Array.from(idx.slice(0, max));
 }

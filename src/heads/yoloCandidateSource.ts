@@ -4,7 +4,7 @@ import { readTensorAsFloat } from './readTensorAsFloat';
 import type { YoloCandidateSource } from './selectYoloCandidates';
 import type { ImageTransform, Tensor } from '../core/tensor';
 
-/** The raw outputs of a YOLOv8 detect or seg model, in one of the two export families. */
+/** The raw outputs of a YOLOv8 detect or seg model, in one of its export layouts. */
 export type YoloOutputs =
   | {
       /**
@@ -15,6 +15,15 @@ export type YoloOutputs =
       readonly format: 'ultralytics';
       readonly output: Tensor;
       readonly anchorsFirst?: boolean;
+    }
+  | {
+      /**
+       * Ultralytics end-to-end (NMS inside the graph: `nms=True` exports, YOLOv10, YOLO26):
+       * [1, N, 6 + extra] rows x1, y1, x2, y2 in network pixels, score, class id (a float), then
+       * the extra values (the mask coefficients of seg); zero rows pad the tensor to N.
+       */
+      readonly format: 'end2end';
+      readonly output: Tensor;
     }
   | {
       /** AI Hub: boxes [1, N, 4] x1 y1 x2 y2 network pixels, scores [1, N], class_idx [1, N]. */
@@ -28,7 +37,7 @@ export interface YoloSourceInfo {
   readonly source: YoloCandidateSource;
   readonly numClasses: number;
   readonly numAnchors: number;
-  /** Ultralytics only: the whole output as float, and where channel `extraOffset` starts. */
+  /** Ultralytics layouts only: the whole output as float, and where channel `offset` starts. */
   readonly extra?: {
     readonly data: Float32Array;
     readonly channelStride: number;
@@ -90,6 +99,33 @@ export function yoloCandidateSource(
       numClasses,
       numAnchors,
       extra: { data, channelStride, anchorStride, offset: 4 + numClasses },
+    };
+  }
+  if (outputs.format === 'end2end') {
+    const t = outputs.output;
+    const dims = checkTensorDims(t, [2, 3], `${what} end-to-end output`);
+    const numAnchors = dims[dims.length - 2]!;
+    const width = dims[dims.length - 1]!;
+    if ((dims.length === 3 && dims[0] !== 1) || width !== 6 + extraChannels) {
+      throw new HeadError(
+        'BAD_SHAPE',
+        `${what} end-to-end output '${t.name}' has dims [${dims.join(', ')}], expected [1, N, ${6 + extraChannels}] (x1, y1, x2, y2, score, class${extraChannels ? ` and ${extraChannels} mask coefficients` : ''})`,
+      );
+    }
+    const data = readTensorAsFloat(t);
+    return {
+      source: {
+        kind: 'rows',
+        data,
+        numAnchors,
+        rowStride: width,
+        numClasses: expectedClasses,
+        boxScaleX,
+        boxScaleY,
+      },
+      numClasses: expectedClasses ?? 0,
+      numAnchors,
+      extra: { data, channelStride: 1, anchorStride: width, offset: 6 },
     };
   }
   const bd = checkTensorDims(outputs.boxes, [2, 3], `${what} boxes`);

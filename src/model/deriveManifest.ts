@@ -219,6 +219,45 @@ function userProvenance(description: string, meta: Readonly<Record<string, strin
   };
 }
 
+/** What an end-to-end manifest says about the NMS the model runs itself. */
+export const END_TO_END_NOTE =
+  'End-to-end export: NMS (IoU, class-aware, max_det rows) runs inside the model, which also ' +
+  "drops everything below its export's conf (0.25 unless set at export); a score_threshold or " +
+  'track_low_threshold below that finds nothing more, and iou_threshold does not apply.';
+
+/** Anchors of the packed layout for an input: one per cell of the stride 8, 16 and 32 grids. */
+function packedAnchors(height: number, width: number): number {
+  return [8, 16, 32].reduce((n, s) => n + Math.ceil(height / s) * Math.ceil(width / s), 0);
+}
+
+/**
+ * Whether an Ultralytics output holds end-to-end rows [1, N, rowWidth] (NMS inside the graph).
+ * Ultralytics says so in its metadata: `end2end: True` (8.3.x from YOLO26 on; YOLOv10 and YOLO26
+ * are end-to-end by default) or `nms: True` among the export `args` (8.3.x `nms=True` exports). A
+ * file without either key is end-to-end when only that reading fits its tensor: a packed
+ * [1, anchors, channels] of as many channels is told apart by its anchor count. 'refused': the
+ * metadata says end-to-end and the tensor disagrees.
+ */
+function isEndToEnd(
+  meta: Readonly<Record<string, string>>,
+  pred: OnnxValueInfo,
+  packedLayout: 'channels-first' | 'anchors-first' | undefined,
+  rowWidth: number,
+  input: { width: number; height: number },
+): boolean | 'refused' {
+  const rowsFit = pred.dims[2] === rowWidth && (pred.dims[0] === 1 || !fixed(pred.dims[0]));
+  // A packed [1, N, channels] has one row per anchor of the three grids (a dynamic N may be).
+  const n = fixed(pred.dims[1]);
+  const packedFits =
+    packedLayout === 'channels-first' ||
+    (packedLayout === 'anchors-first' &&
+      (n === undefined || n === packedAnchors(input.height, input.width)));
+  const said =
+    /^\s*true\s*$/i.test(meta.end2end ?? '') || /['"]nms['"]\s*:\s*True\b/.test(meta.args ?? '');
+  if (said) return rowsFit ? true : packedFits ? false : 'refused';
+  return rowsFit && !packedFits;
+}
+
 function fromUltralytics(file: string, info: OnnxModelInfo, name: string): DerivedManifest {
   const meta = info.metadata;
   const ex = EXAMPLES.ultralytics;
@@ -233,7 +272,12 @@ function fromUltralytics(file: string, info: OnnxModelInfo, name: string): Deriv
   const input = imageInput(file, info, ex, parseImgsz(meta.imgsz));
   const [pred, protos] = info.outputs;
   if (pred === undefined || pred.dims.length !== 3) {
-    refuse(file, info, 'the first output is not the packed [1, channels, anchors] tensor', ex);
+    refuse(
+      file,
+      info,
+      'the first output is neither the packed [1, channels, anchors] tensor nor end-to-end [1, N, 6 + extra] rows',
+      ex,
+    );
   }
   let numKeypoints = 0;
   if (task === 'pose') {
@@ -251,19 +295,28 @@ function fromUltralytics(file: string, info: OnnxModelInfo, name: string): Deriv
   ) {
     refuse(file, info, 'a segment export needs a second output of prototypes [1, 32, h, w]', ex);
   }
-  const channels =
-    4 + (task === 'pose' ? 1 : classNames.length) + (maskCoefficients ?? 0) + numKeypoints * 3;
-  const layout =
+  const extra = (maskCoefficients ?? 0) + numKeypoints * 3;
+  const channels = 4 + (task === 'pose' ? 1 : classNames.length) + extra;
+  const packedLayout =
     pred.dims[1] === channels
       ? 'channels-first'
       : pred.dims[2] === channels
         ? 'anchors-first'
         : undefined;
-  if (layout === undefined) {
+  const endToEnd = isEndToEnd(meta, pred, packedLayout, 6 + extra, input);
+  if (endToEnd === 'refused') {
     refuse(
       file,
       info,
-      `output '${pred.name}' has no axis of ${channels} channels (4 box + classes/keypoints/coefficients from the metadata)`,
+      `the metadata says the export ends in NMS (end2end / nms=True) but output '${pred.name}' is not [1, N, ${6 + extra}] rows (x1, y1, x2, y2, score, class${extra ? ` + ${extra} coefficients/keypoint values` : ''})`,
+      ex,
+    );
+  }
+  if (!endToEnd && packedLayout === undefined) {
+    refuse(
+      file,
+      info,
+      `output '${pred.name}' has no axis of ${channels} channels (4 box + classes/keypoints/coefficients from the metadata), nor end-to-end rows of ${6 + extra} values`,
       ex,
     );
   }
@@ -280,6 +333,10 @@ function fromUltralytics(file: string, info: OnnxModelInfo, name: string): Deriv
   if (keypoints !== undefined && numKeypoints !== COCO_KEYPOINT_NAMES.length) {
     assumptions.push(`${numKeypoints} keypoints are not COCO's 17: named kpt0.., no skeleton`);
   }
+  const protosOutputs =
+    task === 'segment' && protos
+      ? { maskCoefficients, protos: { ...specOf(protos), layout: 'NCHW' } }
+      : {};
   const untrained = /untrained/i.test(meta.description ?? '');
   const data = {
     schemaVersion: 1,
@@ -294,17 +351,23 @@ function fromUltralytics(file: string, info: OnnxModelInfo, name: string): Deriv
       normalization: UNIT_NORMALIZATION,
       resize: { mode: 'letterbox', padValue: 114 },
     },
-    outputs: {
-      format: 'ultralytics-packed',
-      predictions: { ...specOf(pred), layout },
-      boxes: { format: 'cxcywh', units: 'input-pixels' },
-      scoresActivated: true,
-      ...(task === 'segment' && protos
-        ? { maskCoefficients, protos: { ...specOf(protos), layout: 'NCHW' } }
-        : {}),
-    },
+    outputs: endToEnd
+      ? {
+          format: 'ultralytics-end2end',
+          predictions: specOf(pred),
+          boxes: { format: 'xyxy', units: 'input-pixels' },
+          ...protosOutputs,
+        }
+      : {
+          format: 'ultralytics-packed',
+          predictions: { ...specOf(pred), layout: packedLayout },
+          boxes: { format: 'cxcywh', units: 'input-pixels' },
+          scoresActivated: true,
+          ...protosOutputs,
+        },
     classNames,
     ...(keypoints ? { keypoints } : {}),
+    ...(endToEnd ? { notes: END_TO_END_NOTE } : {}),
     provenance: userProvenance(
       `Ultralytics ${meta.version ?? ''} ONNX export (${meta.description ?? 'no description'}), manifest derived from its metadata by 'htp-perception model import'`,
       meta,

@@ -177,6 +177,7 @@ export class ModelPipeline {
       return { task: 'semantic', map, timings: timings() };
     }
     const normalized = o.boxes.units === 'normalized';
+    // End-to-end exports (NMS inside the model): the same heads, which then skip their own NMS.
     const yolo: YoloOutputs =
       o.format === 'ultralytics-packed'
         ? {
@@ -184,21 +185,24 @@ export class ModelPipeline {
             output: byName(r.outputs, o.predictions.name, m.name),
             anchorsFirst: o.predictions.layout === 'anchors-first',
           }
-        : {
-            format: 'aihub',
-            boxes: byName(r.outputs, o.boxesTensor.name, m.name),
-            scores: byName(r.outputs, o.scores.name, m.name),
-            classIdx: byName(r.outputs, o.classIdx.name, m.name),
-          };
+        : o.format === 'ultralytics-end2end'
+          ? { format: 'end2end', output: byName(r.outputs, o.predictions.name, m.name) }
+          : {
+              format: 'aihub',
+              boxes: byName(r.outputs, o.boxesTensor.name, m.name),
+              scores: byName(r.outputs, o.scores.name, m.name),
+              classIdx: byName(r.outputs, o.classIdx.name, m.name),
+            };
     if (m.task === 'pose') {
-      if (yolo.format !== 'ultralytics')
-        throw new ConfigError(`${m.name}: YOLOv8 pose needs the Ultralytics packed output`);
+      if (yolo.format === 'aihub')
+        throw new ConfigError(`${m.name}: YOLOv8 pose needs an Ultralytics output`);
       const poses = decodeYoloPose(
         yolo.output,
         r.transform,
         withFields(sel, {
           numKeypoints: m.keypoints?.names.length,
-          anchorsFirst: yolo.anchorsFirst ?? false,
+          anchorsFirst: yolo.format === 'ultralytics' && (yolo.anchorsFirst ?? false),
+          endToEnd: yolo.format === 'end2end',
           coordinatesNormalized: normalized,
         }),
       );
@@ -206,7 +210,7 @@ export class ModelPipeline {
       return { task: 'pose', poses: kept, skeleton, timings: timings() };
     }
     if (m.task === 'segment') {
-      const protosSpec = o.format === 'ultralytics-packed' ? o.protos : o.maskProtos;
+      const protosSpec = o.format === 'aihub-split' ? o.maskProtos : o.protos;
       if (!protosSpec)
         throw new ConfigError(`${m.name}: a segmentation manifest must name its prototypes`);
       const instances = decodeYoloSegmentation(
@@ -227,7 +231,7 @@ export class ModelPipeline {
       yolo,
       r.transform,
       withFields(sel, {
-        numClasses: yolo.format === 'ultralytics' ? m.classNames.length : undefined,
+        numClasses: yolo.format === 'aihub' ? undefined : m.classNames.length,
         boxesNormalized: normalized,
       }),
     );

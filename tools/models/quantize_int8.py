@@ -141,9 +141,11 @@ def main() -> None:
     graph = onnx.load(str(pre), load_external_data=False).graph
     # Ultralytics' packed output concatenates boxes (0..640) with scores (0..1): one uint8 scale
     # for both would erase every score, so the decode tail (every node between the last
-    # convolutions and that output) stays float and only the convolutions are quantized.
+    # convolutions and that output) stays float and only the convolutions are quantized. An
+    # end-to-end export's tail is the same decode followed by its NMS (score threshold, boxes
+    # offset by class, NonMaxSuppression, the zero-padded rows), which keeps float with it.
     exclude: list[str] = []
-    if manifest["outputs"]["format"] == "ultralytics-packed":
+    if manifest["outputs"]["format"] in ("ultralytics-packed", "ultralytics-end2end"):
         exclude = decode_tail(graph, manifest["outputs"]["predictions"]["name"])
     # BlazePose's landmark tensor holds pixel positions (0..256) beside visibility logits
     # (-10..10): one uint8 scale for both leaves the logits ~1.5 apart and moves landmarks by a

@@ -127,6 +127,64 @@ describe('model manifest loader', function () {
     assert.equal(loadModelManifest(anchorsFirst).task, 'pose');
   });
 
+  it('checks end-to-end rows: 6 values + coefficients / keypoints, xyxy boxes, protos for segment', function () {
+    const seg = path.join(examples, 'ultralytics-yolov8n-seg.manifest.json');
+    const pose = path.join(examples, 'ultralytics-yolov8n-pose.manifest.json');
+    const toEnd2end = (rowWidth: number) => (m: AnyJson) => {
+      m.outputs.format = 'ultralytics-end2end';
+      m.outputs.predictions = { name: 'output0', dims: [1, 300, rowWidth], dtype: 'float32' };
+      m.outputs.boxes = { format: 'xyxy', units: 'input-pixels' };
+      delete m.outputs.scoresActivated;
+    };
+    const detect = variant(fall, toEnd2end(6));
+    const m = loadModelManifest(detect);
+    assert.equal(m.outputs.format, 'ultralytics-end2end');
+    assert.equal(loadModelManifest(variant(seg, toEnd2end(38))).task, 'segment');
+    assert.equal(loadModelManifest(variant(pose, toEnd2end(57))).task, 'pose');
+    assertConfigError(
+      () => loadModelManifest(variant(pose, toEnd2end(56))),
+      'outputs.predictions.dims',
+      'rows of 56 values',
+      'make 57',
+    );
+    assertConfigError(
+      () => loadModelManifest(variant(fall, toEnd2end(84))),
+      'outputs.predictions.dims',
+      'make 6',
+    );
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(seg, (x) => {
+            toEnd2end(38)(x);
+            delete x.outputs.protos;
+          }),
+        ),
+      'outputs.protos',
+      'segment models need protos',
+    );
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(fall, (x) => {
+            toEnd2end(6)(x);
+            x.outputs.boxes.format = 'cxcywh';
+          }),
+        ),
+      'outputs.boxes.format',
+    );
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(fall, (x) => {
+            toEnd2end(6)(x);
+            x.outputs.scoresActivated = true;
+          }),
+        ),
+      'scoresActivated',
+    );
+  });
+
   it('ties task, family, output format and keypoints together', function () {
     const pose = path.join(examples, 'ultralytics-yolov8n-pose.manifest.json');
     assertConfigError(

@@ -6,6 +6,7 @@ import { loadModelManifest, type ModelManifestData } from '../../../src/config/m
 import { COCO_CLASS_NAMES } from '../../../src/heads/cocoClassNames';
 import {
   deriveManifest,
+  END_TO_END_NOTE,
   ImportRefusedError,
   parsePythonNames,
 } from '../../../src/model/deriveManifest';
@@ -66,6 +67,33 @@ function graphFile(dir: string, name: string, inputs: string[], outputs: [string
   return file;
 }
 
+/** An empty graph with Ultralytics metadata and the given outputs: what import reads of a file. */
+function ultralyticsGraph(
+  dir: string,
+  name: string,
+  meta: Record<string, string>,
+  outputs: [string, number[]][],
+): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(
+    file,
+    modelProto({
+      name: 'g',
+      producer: 'test',
+      nodes: [],
+      initializers: [],
+      inputs: [valueInfoProto('images', ONNX_FLOAT, [1, 3, 640, 640])],
+      outputs: outputs.map(([n, d]) => valueInfoProto(n, ONNX_FLOAT, d)),
+      metadata: { author: 'Ultralytics', imgsz: '[640, 640]', ...meta },
+    }),
+  );
+  return file;
+}
+
+/** The YOLO11n exports of PyPI isat-plugin-auto-annotate 1.2.1, placed by bootstrap. */
+const YOLO11N = repoPath('models', 'yolo11n', 'yolo11n.onnx');
+const YOLO11N_SEG = repoPath('models', 'yolo11n-seg', 'yolo11n-seg.onnx');
+
 describe('model import: manifests derived from ONNX files', function () {
   const dir = tempDir('htp-import-');
 
@@ -109,6 +137,102 @@ describe('model import: manifests derived from ONNX files', function () {
       assert.equal(d.manifest.weights, 'untrained');
     });
   }
+
+  it('the real end-to-end YOLO11n export (nms=True) gives end-to-end rows, COCO names, no NMS of ours', function () {
+    assert.ok(fs.existsSync(YOLO11N), `${YOLO11N} missing: run scripts/bootstrap.sh`);
+    const d = derive(YOLO11N);
+    assert.equal(d.kind, 'ultralytics');
+    assert.deepEqual(d.assumptions, []);
+    const m = d.manifest;
+    assert.deepEqual([m.task, m.family, m.weights], ['detect', 'yolov8', 'pretrained']);
+    assert.deepEqual(m.outputs, {
+      format: 'ultralytics-end2end',
+      predictions: { name: 'output0', dims: [1, 300, 6], dtype: 'float32' },
+      boxes: { format: 'xyxy', units: 'input-pixels' },
+    });
+    assert.deepEqual(m.classNames, [...COCO_CLASS_NAMES]);
+    assert.deepEqual(
+      [m.input.name, m.input.width, m.input.height, m.input.layout, m.input.resize],
+      ['images', 640, 640, 'NCHW', { mode: 'letterbox', padValue: 114 }],
+    );
+    assert.equal(m.notes, END_TO_END_NOTE);
+    assert.equal(m.provenance.version, '8.3.105');
+    assert.match(m.provenance.license, /^AGPL-3\.0/);
+    // In memory too: a `model` parameter may name the .onnx itself.
+    assert.equal(resolveModelManifest(YOLO11N).outputs.format, 'ultralytics-end2end');
+  });
+
+  it('the real end-to-end YOLO11n-seg export gives rows of 6 + 32 coefficients and the prototypes', function () {
+    assert.ok(fs.existsSync(YOLO11N_SEG), `${YOLO11N_SEG} missing: run scripts/bootstrap.sh`);
+    const m = derive(YOLO11N_SEG).manifest;
+    assert.equal(m.task, 'segment');
+    assert.deepEqual(m.outputs, {
+      format: 'ultralytics-end2end',
+      predictions: { name: 'output0', dims: [1, 300, 38], dtype: 'float32' },
+      boxes: { format: 'xyxy', units: 'input-pixels' },
+      maskCoefficients: 32,
+      protos: { name: 'output1', dims: [1, 32, 160, 160], dtype: 'float32', layout: 'NCHW' },
+    });
+    assert.equal(m.classNames.length, 80);
+  });
+
+  it('recognises end-to-end rows by end2end metadata, by the nms export argument, or by the tensor alone', function () {
+    const coco = pythonNames(COCO_CLASS_NAMES);
+    const two = pythonNames(['Normal', 'Fall']);
+    const pose = derive(
+      ultralyticsGraph(
+        dir,
+        'e2e-pose.onnx',
+        { task: 'pose', names: "{0: 'person'}", kpt_shape: '[17, 3]', end2end: 'True' },
+        [['output0', [1, 300, 57]]],
+      ),
+    ).manifest;
+    assert.equal(pose.outputs.format, 'ultralytics-end2end');
+    assert.equal(pose.keypoints?.names.length, 17);
+    const cases: [string, Record<string, string>, number[], string][] = [
+      // 2 classes: [1, 300, 6] would also fit a packed [1, anchors, 4 + 2]
+      ['nms-arg', { args: "{'batch': 1, 'nms': True}", names: two }, [1, 300, 6], 'end2end'],
+      ['anchor-count', { names: two }, [1, 300, 6], 'end2end'],
+      ['packed-2', { names: two }, [1, 8400, 6], 'packed'],
+      ['flag-false', { names: two, end2end: 'False' }, [1, 8400, 6], 'packed'],
+      ['shape-only', { names: coco }, [1, 300, 6], 'end2end'],
+      ['packed-80', { names: coco, args: "{'nms': False}" }, [1, 84, 8400], 'packed'],
+    ];
+    for (const [name, meta, dims, want] of cases) {
+      const m = derive(
+        ultralyticsGraph(dir, `${name}.onnx`, { task: 'detect', ...meta }, [['output0', dims]]),
+      ).manifest;
+      assert.equal(m.outputs.format, `ultralytics-${want}`, name);
+      assert.equal(m.notes, want === 'end2end' ? END_TO_END_NOTE : undefined, name);
+    }
+  });
+
+  it('refuses an end-to-end claim the tensor does not bear out, naming the rows it expected', function () {
+    const file = ultralyticsGraph(
+      dir,
+      'e2e-liar.onnx',
+      { task: 'pose', names: "{0: 'person'}", kpt_shape: '[17, 3]', end2end: 'True' },
+      [['output0', [1, 300, 56]]],
+    );
+    assert.throws(
+      () => derive(file),
+      (e: Error) =>
+        e instanceof ImportRefusedError &&
+        e.message.includes('ends in NMS') &&
+        e.message.includes('is not [1, N, 57] rows') &&
+        e.message.includes('outputs: output0 float32 [1,300,56]'),
+    );
+    const seg = ultralyticsGraph(
+      dir,
+      'e2e-seg.onnx',
+      { task: 'segment', names: pythonNames(COCO_CLASS_NAMES) },
+      [
+        ['output0', [1, 300, 37]],
+        ['output1', [1, 32, 160, 160]],
+      ],
+    );
+    assert.throws(() => derive(seg), /no axis of 116 channels .*nor end-to-end rows of 38 values/);
+  });
 
   for (const name of ['yolov8s-fall-aihub', 'deeplabv3-aihub-argmax', 'hrnet-nhwc']) {
     it(`AI Hub layout ${name}: recognised by its tensors, outputs as its manifest says`, function () {
