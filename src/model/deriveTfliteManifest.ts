@@ -1,8 +1,10 @@
 /**
  * The manifest of an ONNX model converted from TFLite (`htp-perception model import FILE.tflite`):
  * MediaPipe's BlazePose landmark and selfie segmentation layouts are recognised by their tensors;
- * an AI Hub layout by its tensor names, as for an ONNX export; anything else gets a draft with
- * what the file says (input, outputs, provenance) and the fields a person must fill in.
+ * a semantic segmentation model by its TFLite metadata (labels, normalization, image input); an
+ * AI Hub layout by its tensor names, as for an ONNX export; anything else gets a draft with what
+ * the file says (input, outputs, provenance, the metadata's labels and normalization) and the
+ * fields a person must fill in.
  */
 import * as path from 'node:path';
 import { checkManifestAgainstModel } from '../config/checkManifestAgainstModel';
@@ -21,6 +23,13 @@ import {
 } from './deriveManifest';
 import type { OnnxModelInfo, OnnxValueInfo } from './readOnnxModel';
 import { type ObservedRange, recognizeTfliteLayout } from './recognizeTfliteLayout';
+import { type MetadataSemanticLayout, recognizeTfliteMetadata } from './recognizeTfliteMetadata';
+import {
+  type TfliteModelInfo,
+  TfliteFormatError,
+  tfliteMetadataText,
+  tfliteTensorLabels,
+} from './readTfliteModel';
 
 /** Where the .tflite came from: a pinned package file, or the user's. */
 export interface TfliteProvenance {
@@ -39,9 +48,12 @@ export interface TfliteManifestRequest {
   readonly provenance: TfliteProvenance;
   /** Output value ranges from the conversion check (a probability stays in 0..1). */
   readonly ranges: ReadonlyMap<string, ObservedRange>;
+  /** What the .tflite file says of itself (readTfliteModel): its TFLite metadata, if any. */
+  readonly tflite?: TfliteModelInfo;
 }
 
-export type TfliteLayoutKind = 'mediapipe-blazepose' | 'mediapipe-selfie' | 'aihub';
+export type TfliteLayoutKind =
+  'mediapipe-blazepose' | 'mediapipe-selfie' | 'tflite-metadata-semantic' | 'aihub';
 
 export type TfliteManifest =
   | {
@@ -108,12 +120,67 @@ function checked(req: TfliteManifestRequest, data: unknown): ModelManifestData {
   return manifest;
 }
 
+/**
+ * What a draft can take from the metadata of a file no layout fits: the first output's labels and
+ * the input's normalization (in the metadata's own units), each only when usable as they stand.
+ */
+function statedByMetadata(tflite: TfliteModelInfo | undefined): {
+  labels?: string[];
+  normalization?: { scale: number; mean: number[]; std: number[] };
+  note: string;
+} {
+  const md = tflite?.metadata;
+  if (tflite === undefined || md === undefined) return { note: '' };
+  const said: string[] = [];
+  let labels: string[] | undefined;
+  for (const o of md.outputs) {
+    try {
+      const l = tfliteTensorLabels(tflite, o);
+      if (l !== undefined && l.labels.length > 0 && l.labels.every((x) => x.trim() !== '')) {
+        labels = [...l.labels];
+        said.push(`classNames from its packed ${l.file}`);
+        break;
+      }
+    } catch (e) {
+      if (!(e instanceof TfliteFormatError)) throw e;
+    }
+  }
+  const n = md.inputs[0]?.normalization;
+  const three = (v: readonly number[] | undefined) =>
+    v === undefined
+      ? undefined
+      : v.length === 1
+        ? [v[0], v[0], v[0]]
+        : v.length === 3
+          ? [...v]
+          : undefined;
+  const mean = three(n?.mean);
+  const std = three(n?.std);
+  const normalization =
+    mean !== undefined &&
+    std !== undefined &&
+    mean.every((v) => v !== undefined && Number.isFinite(v)) &&
+    std.every((v) => v !== undefined && v > 0 && Number.isFinite(v))
+      ? { scale: 1, mean: mean as number[], std: std as number[] }
+      : undefined;
+  if (normalization !== undefined)
+    said.push("input.normalization from the input's NormalizationOptions");
+  const summary = metadataSummary(tflite);
+  const note = said.length === 0 ? '' : `From the file's TFLite metadata: ${said.join('; ')}. `;
+  return {
+    ...(labels === undefined ? {} : { labels }),
+    ...(normalization === undefined ? {} : { normalization }),
+    note: `${note}${summary === '' ? '' : `${summary} `}`,
+  };
+}
+
 /** The fields a draft leaves to the person, by what the file cannot say. */
 function draftFor(req: TfliteManifestRequest, reasons: readonly string[]): TfliteManifest {
   const [t] = req.info.inputs;
   const d = t?.dims ?? [];
   const nhwc = d[3] === 3;
-  const missing = ['task', 'family', 'outputs', 'classNames'];
+  const stated = statedByMetadata(req.tflite);
+  const missing = ['task', 'family', 'outputs', ...(stated.labels ? [] : ['classNames'])];
   if (t !== undefined && t.elemType !== 'float32') missing.push('input.quantization');
   const draft = {
     ...base(req),
@@ -126,7 +193,7 @@ function draftFor(req: TfliteManifestRequest, reasons: readonly string[]): Tflit
       layout: nhwc ? 'NHWC' : 'NCHW',
       colorOrder: 'rgb',
       dtype: t?.elemType ?? 'float32',
-      normalization: UNIT_NORMALIZATION,
+      normalization: stated.normalization ?? UNIT_NORMALIZATION,
       resize: { mode: 'stretch' },
     },
     outputs: {
@@ -135,10 +202,10 @@ function draftFor(req: TfliteManifestRequest, reasons: readonly string[]): Tflit
       '<the model outputs, to place under the format fields (docs/models.md, Manifest API)>':
         req.info.outputs.map(specOf),
     },
-    classNames: ['<class 0>', '<class 1>'],
+    classNames: stated.labels ?? ['<class 0>', '<class 1>'],
     notes:
-      'Draft written by htp-perception model import: input as the conversion check fed it (RGB 0..1, ' +
-      `stretched). Not recognised: ${reasons.join('; ')}.`,
+      `${stated.note}Draft written by htp-perception model import: input as the conversion check fed it (RGB, ` +
+      `${stated.normalization === undefined ? '0..1' : "the metadata's normalization"}, stretched). Not recognised: ${reasons.join('; ')}.`,
   };
   return { kind: 'draft', draft, missing, reasons };
 }
@@ -195,6 +262,15 @@ export function deriveTfliteManifest(req: TfliteManifestRequest): TfliteManifest
     };
     return { kind: 'mediapipe-selfie', manifest: checked(req, data), assumptions: byShapes };
   }
+  const fromMetadata =
+    req.tflite === undefined
+      ? 'the file has no TFLite metadata'
+      : recognizeTfliteMetadata(req.tflite, info.inputs, info.outputs);
+  if (typeof fromMetadata !== 'string') {
+    const { data, assumptions } = metadataSemantic(req, fromMetadata);
+    return { kind: 'tflite-metadata-semantic', manifest: checked(req, data), assumptions };
+  }
+  const reasons = [...layout.reasons, `not semantic segmentation by its metadata: ${fromMetadata}`];
   try {
     // AI Hub TFLite assets keep their tensor names (image, boxes, ...) through the conversion.
     const derived = deriveManifest(req.onnxFile, info, { allowAihub: true, name: req.name });
@@ -202,8 +278,69 @@ export function deriveTfliteManifest(req: TfliteManifestRequest): TfliteManifest
     return { kind: 'aihub', manifest: checked(req, data), assumptions: derived.assumptions };
   } catch (e) {
     if (!(e instanceof ImportRefusedError)) throw e;
-    return draftFor(req, [...layout.reasons, `not an AI Hub layout: ${aihubReason(e)}`]);
+    return draftFor(req, [...reasons, `not an AI Hub layout: ${aihubReason(e)}`]);
   }
+}
+
+/** What the metadata says of the model, for the notes: name, version, author, description. */
+function metadataSummary(tflite: TfliteModelInfo | undefined): string {
+  const md = tflite?.metadata;
+  if (md === undefined) return '';
+  const parts = [
+    md.name === '' ? '' : `name "${tfliteMetadataText(md.name, 80)}"`,
+    md.version === '' ? '' : `version "${tfliteMetadataText(md.version, 40)}"`,
+    md.author === '' ? '' : `author "${tfliteMetadataText(md.author, 80)}"`,
+    md.license === '' ? '' : `licence "${tfliteMetadataText(md.license, 80)}"`,
+    md.description === '' ? '' : `description "${tfliteMetadataText(md.description, 300)}"`,
+  ].filter((p) => p !== '');
+  return parts.length === 0 ? '' : `TFLite metadata: ${parts.join(', ')}.`;
+}
+
+/**
+ * The manifest of a semantic model described by its metadata. The normalization is kept in the
+ * metadata's units (pixel 0..255, scale 1), so the manifest shows the file's own numbers. The whole
+ * image is stretched to the input, as TensorFlow Lite's image segmenter feeds it; each pixel's
+ * class is the argmax over its scores (DeepLab's head), whether they are logits or probabilities.
+ */
+function metadataSemantic(
+  req: TfliteManifestRequest,
+  l: MetadataSemanticLayout,
+): { data: object; assumptions: string[] } {
+  const md = req.tflite?.metadata;
+  const assumptions: string[] = [];
+  if (!l.rgbStated) assumptions.push("colour order RGB (the input's metadata does not state it)");
+  if (!/deeplab/i.test(`${md?.name ?? ''} ${md?.description ?? ''}`)) {
+    assumptions.push(
+      'family deeplabv3 names the head (per-pixel argmax over the class scores), not this network',
+    );
+  }
+  const data = {
+    ...base(req),
+    task: 'semantic',
+    family: 'deeplabv3',
+    input: {
+      name: l.input.name,
+      width: l.width,
+      height: l.height,
+      layout: 'NHWC',
+      colorOrder: 'rgb',
+      dtype: 'float32',
+      normalization: { scale: 1, mean: [...l.mean], std: [...l.std] },
+      resize: { mode: 'stretch' },
+    },
+    outputs: {
+      format: 'semantic-logits',
+      logits: { ...specOf(l.output), layout: l.outputLayout },
+    },
+    classNames: [...l.labels],
+    notes: [
+      `Semantic segmentation as the file's TFLite metadata describes it: labels from its packed ${l.labelsFile}, input value = (pixel - mean) / std with the metadata's NormalizationOptions, the whole image stretched to the input (as TensorFlow Lite's image segmenter feeds it); each pixel's class is the argmax over the output's ${l.labels.length} class scores.`,
+      metadataSummary(req.tflite),
+    ]
+      .filter((n) => n !== '')
+      .join(' '),
+  };
+  return { data, assumptions };
 }
 
 /** The reason part of deriveManifest's refusal, without the file name and I/O list. */

