@@ -234,3 +234,12 @@ export function parseModelQuantizeArgs(rest: string[]): ModelQuantizeOptions {
     thresholds: thresholds as AgreementThresholds,
   };
 }
+
+/** model list [--json]: no positionals. */
+export function parseModelListArgs(rest: string[], help: string): { json: boolean } {
+  const p = parse(rest, { json: { type: 'boolean' } }, help);
+  if (p.positionals.length > 0) {
+    throw new UsageError(`model list takes no arguments, got '${p.positionals.join(' ')}'`);
+  }
+  return { json: p.values.json === true };
+}

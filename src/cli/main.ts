@@ -12,11 +12,13 @@ import {
   parseDoctorArgs,
   parseModelCompileArgs,
   parseModelImportArgs,
+  parseModelListArgs,
   parseModelQuantizeArgs,
 } from './commandArgs';
 import { doctorCommand } from './doctorCommand';
 import { modelCompileCommand } from './modelCompileCommand';
 import { MODEL_HELP, modelImportCommand } from './modelImportCommand';
+import { MODEL_LIST_HELP, modelListCommand } from './modelListCommand';
 import { modelQuantizeCommand } from './modelQuantizeCommand';
 
 export const MAIN_HELP = `usage: htp-perception <command> [options]
@@ -28,6 +30,7 @@ commands:
     [--holdout DIR]                   --topic T --frames N from a camera), validated against
                                       FP32 on held-out images
   model compile NAME [--soc qcs6490]  compile for the HTP ahead of time (QNN context binary)
+  model list [--json]                 every model a node can name: task, files, licence, source
   doctor [--json] [--root DIR]        check the software stack and the HTP device, with fixes
 
 Every command takes --help. Exit code: 0 ok, 1 a check failed, 2 bad usage or input.`;
@@ -54,6 +57,7 @@ async function run(argv: string[]): Promise<CommandResult> {
       if (sub === undefined) throw new HelpRequest(MODEL_HELP, false);
       if (sub === '-h' || sub === '--help') throw new HelpRequest(MODEL_HELP, true);
       if (sub === 'import') return modelImportCommand(parseModelImportArgs(subRest));
+      if (sub === 'list') return modelListCommand(parseModelListArgs(subRest, MODEL_LIST_HELP));
       if (sub === 'quantize') return modelQuantizeCommand(parseModelQuantizeArgs(subRest));
       if (sub === 'compile') {
         const p = parseModelCompileArgs(subRest);

@@ -15,6 +15,7 @@ commands:
                   INT8 QDQ for the HTP, validated against FP32 (see 'model quantize --help')
   compile NAME [--soc qcs6490] [--precision int8|fp32] [--json]
                   compile for the HTP ahead of time (see 'model compile --help')
+  list [--json]   every model a node can name, with its files, licence and source
 
 exit code: 0 ok, 1 a check failed, 2 bad usage or input`;
 

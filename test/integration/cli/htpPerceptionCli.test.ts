@@ -47,6 +47,7 @@ describe('htp-perception command line', function () {
       ['model', 'import', '-h'],
       ['model', 'quantize', '--help'],
       ['model', 'compile', '--help'],
+      ['model', 'list', '--help'],
     ]) {
       const r = cli(args);
       assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
@@ -61,6 +62,51 @@ describe('htp-perception command line', function () {
     assertOneLineError(cli(['doctor', '--root', '/nonexistent-root']), 2, /no such folder/);
     assertOneLineError(cli(['model', 'export']), 2, /unknown model command 'export'/);
     assertOneLineError(cli(['model', 'import']), 2, /needs FILE\.onnx/);
+    assertOneLineError(cli(['model', 'list', 'extra']), 2, /model list takes no arguments/);
+  });
+
+  describe('model list', function () {
+    interface Entry {
+      name: string;
+      manifest: string;
+      isDefault: boolean;
+      license?: string;
+      source?: string;
+      files?: string[];
+      error?: string;
+    }
+    const list = (env: NodeJS.ProcessEnv = process.env): Entry[] => {
+      const r = cli(['model', 'list', '--json'], env);
+      assert.equal(r.status, 0, r.stderr);
+      return JSON.parse(r.stdout) as Entry[];
+    };
+
+    it("names every shipped model's licence and source, and marks the default model", function () {
+      const entries = list();
+      const defaults = entries.filter((e) => e.isDefault);
+      assert.equal(defaults.length, 1, JSON.stringify(defaults));
+      for (const e of entries) {
+        assert.equal(e.error, undefined, `${e.name}: ${e.error}`);
+        assert.ok(e.license && e.source, `${e.name} lacks a licence or source`);
+        assert.ok(e.files?.includes('fp32'), `${e.name}: its fp32 file is missing`);
+      }
+      const byName = new Map(entries.map((e) => [e.name, e]));
+      assert.match(byName.get('blazepose-full')?.license ?? '', /Apache-2\.0/);
+      assert.match(byName.get('blazepose-full')?.source ?? '', /^npm:@mediapipe\/pose==/);
+    });
+
+    it('lists a folder of HTP_PERCEPTION_MODEL_PATH first, and a broken manifest with its error', function () {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-list-'));
+      try {
+        fs.writeFileSync(path.join(dir, 'broken.manifest.json'), '{"schemaVersion": 1');
+        const entries = list({ ...process.env, HTP_PERCEPTION_MODEL_PATH: dir });
+        const broken = entries.find((e) => e.name === 'broken');
+        assert.ok(broken, 'the manifest of HTP_PERCEPTION_MODEL_PATH is listed');
+        assert.match(broken.error ?? '', /not valid JSON/);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
   });
 
   describe('model import', function () {

@@ -1,0 +1,111 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { findModelManifests } from '../config/findModelManifests';
+import { loadModelManifest, type ModelManifest } from '../config/modelManifest';
+import { modelSearchPath } from '../config/modelSearchPath';
+import { PERCEPTION_PARAMETERS } from '../config/perceptionConfig';
+import { formatTable } from '../util/formatTable';
+import type { CommandResult } from './cliErrors';
+
+export const MODEL_LIST_HELP = `usage: htp-perception model list [--json]
+
+Every model a node can name, from each folder of the model search path (HTP_PERCEPTION_MODEL_PATH,
+then the package's models/): its name, task, classes, whether its weights are trained, the files
+present (fp32, int8, HTP context binaries by SoC), the weights' licence and where they came from.
+A name found in two folders is listed once, from the folder a node would take it from. The node's
+default model is marked with '*'. Manifests that fail to load are listed with their error.
+
+options:
+  --json      print the list as JSON
+  -h, --help  this text
+
+exit code: 0 listed (even with broken manifests), 2 bad usage`;
+
+export interface ModelListEntry {
+  readonly name: string;
+  readonly manifest: string;
+  readonly isDefault: boolean;
+  readonly task?: ModelManifest['task'];
+  readonly classes?: number;
+  readonly weights?: ModelManifest['weights'];
+  /** Which of the manifest's files exist: fp32, int8 and `htp:<soc>` per context binary. */
+  readonly files?: readonly string[];
+  readonly license?: string;
+  /** registry:package==version, or `none` for weights built here. */
+  readonly source?: string;
+  readonly error?: string;
+}
+
+/** The default `model` parameter's manifest name, compared by name so a path default also counts. */
+function defaultModelName(): string {
+  const d = PERCEPTION_PARAMETERS.model.default;
+  return path.basename(d).replace(/\.manifest\.json$/, '');
+}
+
+function present(m: ModelManifest): string[] {
+  const dir = path.dirname(m.manifestPath);
+  const files: string[] = [];
+  if (fs.existsSync(m.modelPaths.fp32)) files.push('fp32');
+  if (m.modelPaths.int8 !== undefined && fs.existsSync(m.modelPaths.int8)) files.push('int8');
+  for (const c of m.files.htpContexts ?? []) {
+    if (fs.existsSync(path.join(dir, c.file))) files.push(`htp:${c.soc}`);
+  }
+  return files;
+}
+
+/** Every manifest on the model search path, first folder first, a name listed once. */
+export function listModels(env: NodeJS.ProcessEnv = process.env): ModelListEntry[] {
+  const seen = new Set<string>();
+  const entries: ModelListEntry[] = [];
+  const def = defaultModelName();
+  for (const { dir } of modelSearchPath(env)) {
+    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) continue;
+    for (const file of findModelManifests(dir, { skipExamples: true })) {
+      const name = path.basename(file).replace(/\.manifest\.json$/, '');
+      if (seen.has(name)) continue;
+      seen.add(name);
+      try {
+        const m = loadModelManifest(file);
+        const p = m.provenance;
+        entries.push({
+          name,
+          manifest: file,
+          isDefault: name === def,
+          task: m.task,
+          classes: m.classNames.length,
+          weights: m.weights,
+          files: present(m),
+          license: p.license,
+          source: p.registry === 'none' ? 'none' : `${p.registry}:${p.package}==${p.version}`,
+        });
+      } catch (e) {
+        entries.push({
+          name,
+          manifest: file,
+          isDefault: name === def,
+          error: (e as Error).message,
+        });
+      }
+    }
+  }
+  return entries.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export function modelListCommand(o: { readonly json: boolean }): CommandResult {
+  const entries = listModels();
+  if (o.json) {
+    process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
+    return 0;
+  }
+  const rows = entries.map((e) => ({
+    model: `${e.isDefault ? '*' : ' '}${e.name}`,
+    task: e.task ?? '-',
+    classes: e.classes ?? '-',
+    weights: e.weights ?? 'broken',
+    files: e.files?.join(',') ?? '-',
+    license: e.license ?? '-',
+    source: e.source ?? (e.error ?? '').split('\n')[0] ?? '-',
+  }));
+  process.stdout.write(`${formatTable(rows)}\n* the default model of perception_node\n`);
+  return 0;
+}
