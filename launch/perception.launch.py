@@ -4,11 +4,21 @@
     ros2 launch htp_perception perception.launch.py params:=/path/to/my_perception.yaml
     ros2 launch htp_perception perception.launch.py container:=true pipelines:=/path/to/pipelines.yaml
     ros2 launch htp_perception perception.launch.py autostart:=false   # a lifecycle manager drives them
+    ros2 launch htp_perception perception.launch.py namespace:=robot1 use_sim_time:=true
+    ros2 launch htp_perception perception.launch.py large_frames:=true   # camera frames in shared memory
     ros2 launch htp_perception perception.launch.py container:=true rviz:=true  # and rviz2 to watch
 
-Every perception node is a managed (lifecycle) node: with autostart (the default) it configures and
-activates itself; otherwise it waits, unconfigured, for `ros2 lifecycle set` or a nav2-style
-lifecycle manager (ChangeState on /<name>/change_state).
+Every perception node is a managed (lifecycle) node, declared here as a LifecycleNode: with
+autostart (the default) it configures and activates itself; otherwise it waits, unconfigured, for
+`ros2 lifecycle set` or a nav2-style lifecycle manager (ChangeState on /<name>/change_state). The
+container hosts several lifecycle nodes in one process (named by its pipelines file), so it is
+started as a plain process.
+
+Parameter files default to the installed ones (share/htp_perception/config); give your own with
+params:= / pipelines:=. Nothing here sets a ROS domain, discovery range or DDS profile: the robot's
+apply. large_frames:=true gives these processes config/fastdds_large_frames.xml (16 MB Fast DDS
+shared-memory segments; docs/robot.md). enclave:= names the SROS2 enclave of the processes (with
+ROS_SECURITY_ENABLE and ROS_SECURITY_KEYSTORE set; '/' is rcl's default).
 
 rviz:=true also starts rviz2 (package rviz2, not a dependency of this one: install it where you
 watch) with config/perception.rviz: the detector's annotated image and the semantic colour overlay.
@@ -20,16 +30,20 @@ from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument
 from launch.conditions import IfCondition, UnlessCondition
 from launch.substitutions import LaunchConfiguration
-from launch_ros.actions import Node
+from launch_ros.actions import LifecycleNode, Node
 
 
 def generate_launch_description():
     share = get_package_share_directory('htp_perception')
     image = LaunchConfiguration('image')
     container = LaunchConfiguration('container')
+    namespace = LaunchConfiguration('namespace')
+    sim_time = {'use_sim_time': LaunchConfiguration('use_sim_time')}
     autostart = {'autostart': LaunchConfiguration('autostart')}
     rviz = LaunchConfiguration('rviz')
     camera = [('image', image), ('image/compressed', [image, '/compressed'])]
+    large_frames = {'HTP_PERCEPTION_LARGE_FRAMES': LaunchConfiguration('large_frames')}
+    enclave = ['--enclave', LaunchConfiguration('enclave')]
     return LaunchDescription([
         DeclareLaunchArgument('image', default_value='/camera/image_raw',
                               description='sensor_msgs/Image topic of the camera'),
@@ -41,19 +55,30 @@ def generate_launch_description():
                               description='parameters file naming the container pipelines and theirs'),
         DeclareLaunchArgument('name', default_value='perception',
                               description='node name of the single perception node'),
+        DeclareLaunchArgument('namespace', default_value='',
+                              description='ROS namespace of the nodes (their topics and services)'),
+        DeclareLaunchArgument('use_sim_time', default_value='false',
+                              description='true: stamps and rates follow /clock (simulation, bag replay)'),
         DeclareLaunchArgument('autostart', default_value='true',
                               description='configure and activate at start (false: a lifecycle manager does)'),
+        DeclareLaunchArgument('large_frames', default_value='false',
+                              description='true: Fast DDS profile with 16 MB shared-memory segments (camera frames)'),
+        DeclareLaunchArgument('enclave', default_value='/',
+                              description='SROS2 enclave of the processes (used when ROS 2 security is enabled)'),
         DeclareLaunchArgument('rviz', default_value='false',
                               description='true: also start rviz2 with config/perception.rviz'),
-        Node(package='htp_perception', executable='perception_node', name=LaunchConfiguration('name'),
-             output='screen', parameters=[LaunchConfiguration('params'), autostart],
-             remappings=camera, condition=UnlessCondition(container)),
+        LifecycleNode(package='htp_perception', executable='perception_node',
+                      name=LaunchConfiguration('name'), namespace=namespace, output='screen',
+                      parameters=[LaunchConfiguration('params'), autostart, sim_time],
+                      remappings=camera, additional_env=large_frames, ros_arguments=enclave,
+                      condition=UnlessCondition(container)),
         # Pipeline names and parameters come from the file; no `name` here, which would rename
-        # every node of the process.
-        Node(package='htp_perception', executable='perception_container', output='screen',
-             parameters=[LaunchConfiguration('pipelines')], remappings=camera,
+        # every node of the process. use_sim_time applies to each of them.
+        Node(package='htp_perception', executable='perception_container', namespace=namespace,
+             output='screen', parameters=[LaunchConfiguration('pipelines'), sim_time],
+             remappings=camera, additional_env=large_frames, ros_arguments=enclave,
              condition=IfCondition(container)),
         Node(package='rviz2', executable='rviz2', name='rviz2', output='screen',
              arguments=['-d', os.path.join(share, 'config', 'perception.rviz')],
-             condition=IfCondition(rviz)),
+             parameters=[sim_time], condition=IfCondition(rviz)),
     ])

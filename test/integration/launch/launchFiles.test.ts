@@ -12,8 +12,20 @@ interface ForeignNode {
   condition: string;
 }
 
+/** One node of this package as a launch file starts it (which launch arguments feed what). */
+interface NodeFacts {
+  executable: string;
+  action: 'Node' | 'LifecycleNode';
+  /** The launch arguments its namespace reads; null when the node has no namespace. */
+  namespace: string[] | null;
+  env: Record<string, string[]>;
+  ros_arguments: string[];
+  parameters: Record<string, string[]>;
+}
+
 interface LaunchFacts {
   arguments: Record<string, string | null>;
+  nodes: NodeFacts[];
   /** This package's executables. */
   executables: string[];
   /** Nodes of other packages (rviz2), started only when asked. */
@@ -99,7 +111,8 @@ function paramsFileKeys(file: string): Record<string, string[]> {
 }
 
 const LAUNCH = repoPath('launch');
-const KNOWN = new Set(Object.keys(PERCEPTION_PARAMETERS));
+/** Our parameters, and the one every ROS node has that launch files set (use_sim_time). */
+const KNOWN = new Set([...Object.keys(PERCEPTION_PARAMETERS), 'use_sim_time']);
 
 describe('launch files and config, checked statically (no launch wheels here)', () => {
   const files = fs.readdirSync(LAUNCH).filter((f) => /\.launch\.(py|xml)$/.test(f));
@@ -128,6 +141,7 @@ describe('launch files and config, checked statically (no launch wheels here)', 
     const py = inspect(path.join(LAUNCH, 'perception.launch.py'));
     const xml = inspect(path.join(LAUNCH, 'perception.launch.xml'));
     assert.deepEqual(xml.executables, py.executables);
+    assert.deepEqual(xml.nodes, py.nodes);
     assert.deepEqual(xml.files, py.files);
     assert.deepEqual(Object.keys(xml.arguments).sort(), Object.keys(py.arguments).sort());
     for (const [k, v] of Object.entries(py.arguments)) {
@@ -143,6 +157,64 @@ describe('launch files and config, checked statically (no launch wheels here)', 
       xml.foreign.map((n) => ({ ...n, condition: /\$\(var (\w+)\)/.exec(n.condition)?.[1] })),
       py.foreign.map((n) => ({ ...n, condition: /IfCondition\((\w+)\)/.exec(n.condition)?.[1] })),
     );
+  });
+
+  it('gives every node of ours the robot arguments: namespace, use_sim_time, large_frames, enclave', () => {
+    const robotDefaults = {
+      namespace: '',
+      use_sim_time: 'false',
+      large_frames: 'false',
+      enclave: '/',
+    };
+    for (const f of files) {
+      const facts = inspect(path.join(LAUNCH, f));
+      for (const [arg, value] of Object.entries(robotDefaults))
+        assert.equal(facts.arguments[arg], value, `${f}: ${arg}'s default`);
+      assert.ok(facts.nodes.length > 0, f);
+      for (const n of facts.nodes) {
+        const where = `${f}: ${n.executable}`;
+        assert.deepEqual(n.namespace, ['namespace'], `${where}: namespace`);
+        assert.deepEqual(n.parameters.use_sim_time, ['use_sim_time'], `${where}: use_sim_time`);
+        // The launchers read it (cmake/launcher.sh.in) and choose the Fast DDS profile variable.
+        assert.deepEqual(
+          n.env.HTP_PERCEPTION_LARGE_FRAMES,
+          ['large_frames'],
+          `${where}: large_frames`,
+        );
+        assert.deepEqual(n.ros_arguments, ['--enclave', 'enclave'], `${where}: enclave`);
+      }
+    }
+    // Nothing in a launch file picks a domain, a discovery range or a DDS profile: the robot's.
+    for (const f of fs.readdirSync(LAUNCH))
+      assert.doesNotMatch(
+        fs.readFileSync(path.join(LAUNCH, f), 'utf8'),
+        /ROS_DOMAIN_ID|ROS_AUTOMATIC_DISCOVERY_RANGE|ROS_LOCALHOST_ONLY|DEFAULT_PROFILES_FILE/,
+        f,
+      );
+  });
+
+  it('declares the perception node a LifecycleNode (autostart kept) and takes parameter files from the install share or the user', () => {
+    for (const f of ['perception.launch.py', 'perception.launch.xml']) {
+      const facts = inspect(path.join(LAUNCH, f));
+      const single = facts.nodes.find((n) => n.executable === 'perception_node');
+      assert.equal(single?.action, 'LifecycleNode', `${f}: perception_node`);
+      assert.deepEqual(single?.parameters.autostart, ['autostart'], `${f}: autostart`);
+      assert.equal(facts.arguments.autostart, 'true', `${f}: autostart's default`);
+      // The container hosts several lifecycle nodes named by its file: a plain process.
+      assert.equal(
+        facts.nodes.find((n) => n.executable === 'perception_container')?.action,
+        'Node',
+      );
+      // params:= and pipelines:= default to the installed files and take a user's instead.
+      for (const arg of ['params', 'pipelines'])
+        assert.ok(
+          facts.files.includes(
+            facts.arguments[arg]!.replace(/^\$\(find-pkg-share htp_perception\)\//, ''),
+          ),
+          `${f}: ${arg}`,
+        );
+      assert.ok(facts.uses.includes('pipelines') && facts.uses.includes('params'), f);
+    }
   });
 
   it('rviz:=true starts rviz2 on config/perception.rviz, which parses and shows only topics the nodes publish', () => {
