@@ -22,6 +22,7 @@ import {
 import { COCO_CLASS_NAMES } from '../heads/cocoClassNames';
 import { COCO_KEYPOINT_NAMES, COCO_SKELETON } from '../heads/cocoKeypoints';
 import { VOC_CLASS_NAMES } from '../heads/vocClassNames';
+import { RAW_HEAD_METADATA_KEY } from './cutAtRawHead';
 import type { OnnxModelInfo, OnnxValueInfo } from './readOnnxModel';
 
 /** The file is ONNX but neither an Ultralytics nor an AI Hub export this package can describe. */
@@ -225,6 +226,10 @@ export const END_TO_END_NOTE =
   "drops everything below its export's conf (0.25 unless set at export); a score_threshold or " +
   'track_low_threshold below that finds nothing more, and iou_threshold does not apply.';
 
+/** What the manifest of an end-to-end export cut at its raw head (cutAtRawHead) says. */
+export const RAW_HEAD_NOTE =
+  'End-to-end export cut at its raw head: the NMS it ended in was removed, ours runs on the CPU';
+
 /** Anchors of the packed layout for an input: one per cell of the stride 8, 16 and 32 grids. */
 function packedAnchors(height: number, width: number): number {
   return [8, 16, 32].reduce((n, s) => n + Math.ceil(height / s) * Math.ceil(width / s), 0);
@@ -367,7 +372,11 @@ function fromUltralytics(file: string, info: OnnxModelInfo, name: string): Deriv
         },
     classNames,
     ...(keypoints ? { keypoints } : {}),
-    ...(endToEnd ? { notes: END_TO_END_NOTE } : {}),
+    ...(endToEnd
+      ? { notes: END_TO_END_NOTE }
+      : meta[RAW_HEAD_METADATA_KEY] !== undefined
+        ? { notes: `${RAW_HEAD_NOTE} (${meta[RAW_HEAD_METADATA_KEY]})` }
+        : {}),
     provenance: userProvenance(
       `Ultralytics ${meta.version ?? ''} ONNX export (${meta.description ?? 'no description'}), manifest derived from its metadata by 'htp-perception model import'`,
       meta,

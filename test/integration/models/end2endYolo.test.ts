@@ -1,9 +1,12 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { cutAtRawHead } from '../../../src/model/cutAtRawHead';
 import { ModelPipeline } from '../../../src/pipeline/modelPipeline';
 import type { Detection } from '../../../src/core/headResults';
 import type { PipelineResult } from '../../../src/core/pipelineResult';
 import { boxIou, type Corners } from '../../support/boxIou';
+import { tempDir } from '../../support/onnxFiles';
 import { repoPath } from '../../support/paths';
 import { PHOTO_DIR, photoFrame } from '../../support/photos';
 import { runToolsPython } from '../../support/toolsPython';
@@ -173,6 +176,43 @@ describe('Ultralytics end-to-end exports (YOLO11n, NMS inside the model) through
       assert.deepEqual(detectionsOf(await detect.run(frame)), all.slice(0, 3));
     } finally {
       detect.setThresholds({ score: 0.25, iou: 0.7, maxDetections: 300 });
+    }
+  });
+
+  it('cut at the raw head (our NMS on the CPU), finds what the embedded NMS found', async function () {
+    const dir = tempDir('htp-e2e-cut-');
+    for (const [p, model] of [
+      [detect, DETECT],
+      [segment, SEGMENT],
+    ] as const) {
+      const file = path.join(dir, path.basename(model));
+      const { bytes, embeddedNms } = cutAtRawHead(fs.readFileSync(model));
+      fs.writeFileSync(file, bytes);
+      const cut = await ModelPipeline.load(file, CPU);
+      try {
+        // Our NMS with the export's own IoU (0.7 for yolo11n, 0.45 for yolo11n-seg) and conf.
+        cut.setThresholds({
+          score: embeddedNms.scoreThreshold ?? NaN,
+          iou: embeddedNms.iouThreshold ?? NaN,
+          maxDetections: 300,
+        });
+        assert.equal(cut.manifest.outputs.format, 'ultralytics-packed');
+        for (const photo of ['dog.jpg', 'person.jpg', 'horses.jpg', 'kite.jpg']) {
+          const frame = await photoFrame(photo);
+          const ours = detectionsOf(await cut.run(frame));
+          const embedded = detectionsOf(await p.run(frame));
+          const what = `${p.name} ${photo}`;
+          assert.equal(ours.length, embedded.length, what);
+          embedded.forEach((d, i) => {
+            // Both best first: the same detection at the same rank.
+            const o = ours[i]!;
+            assert.equal(o.classId, d.classId, what);
+            assert.ok(boxIou(o.box, d.box) > 0.999 && Math.abs(o.score - d.score) < 1e-5, what);
+          });
+        }
+      } finally {
+        cut.dispose();
+      }
     }
   });
 
