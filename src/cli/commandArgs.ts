@@ -111,6 +111,7 @@ export function parseModelImportArgs(rest: string[]): ModelImportOptions {
       json: { type: 'boolean' },
       images: { type: 'string' },
       python: { type: 'string' },
+      'raw-head': { type: 'boolean' },
     },
     MODEL_IMPORT_HELP,
   );
@@ -127,6 +128,7 @@ export function parseModelImportArgs(rest: string[]): ModelImportOptions {
     ...(name !== undefined ? { name } : {}),
     ...(images !== undefined ? { images } : {}),
     ...(python !== undefined ? { python } : {}),
+    ...(p.values['raw-head'] === true ? { rawHead: true } : {}),
     force: p.values.force === true,
     json: p.values.json === true,
   };

@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ModelManifestData } from '../config/modelManifest';
+import { cutAtRawHead, type RawHeadCut } from '../model/cutAtRawHead';
 import { deriveManifest } from '../model/deriveManifest';
-import { readOnnxModel } from '../model/readOnnxModel';
+import { OnnxFormatError, readOnnxModel } from '../model/readOnnxModel';
 import { sha256File } from '../util/sha256File';
 import { type CommandResult, UsageError } from './cliErrors';
 import { findPinnedFile } from './tflite/knownTfliteFiles';
@@ -11,7 +12,7 @@ import { tfliteImportCommand } from './tflite/tfliteImportCommand';
 export const MODEL_HELP = `usage: htp-perception model <command> ...
 
 commands:
-  import FILE.onnx|FILE.tflite [--name N] [--force] [--json]
+  import FILE.onnx|FILE.tflite [--name N] [--raw-head] [--force] [--json]
                   write FILE's manifest beside it; a .tflite is converted to ONNX
                   first (see 'model import --help')
   quantize NAME (--images DIR | --topic T --frames N) [--holdout DIR] [thresholds]
@@ -22,12 +23,15 @@ commands:
 
 exit code: 0 ok, 1 a check failed, 2 bad usage or input`;
 
-export const MODEL_IMPORT_HELP = `usage: htp-perception model import FILE.onnx [--name N] [--force] [--json]
+export const MODEL_IMPORT_HELP = `usage: htp-perception model import FILE.onnx [--name N] [--raw-head] [--force] [--json]
        htp-perception model import FILE.tflite [--name N] [--images DIR] [--python PY] [--force] [--json]
 
 Writes <N>.manifest.json beside FILE.onnx, derived from the file itself:
   - Ultralytics exports (yolo export format=onnx): task, class names, image size and keypoint
-    shape from the ONNX metadata; detect, pose and segment.
+    shape from the ONNX metadata; detect, pose and segment. End-to-end exports (nms=True,
+    YOLOv10, YOLO26: NMS inside the model, rows [1, N, 6 + ...]) are decoded without our NMS;
+    --raw-head instead writes <N>.onnx (default N: FILE-rawhead) cut before an nms=True
+    export's NMS, for the HTP (which does not take that NMS), and our heads run the NMS.
   - Qualcomm AI Hub exports: recognised by their input 'image' and output names and shapes
     (boxes/scores/class_idx[/mask_coeffs/mask_protos], heatmaps, mask). AI Hub files carry no
     class names: COCO-80 or VOC-21 is assumed and printed for review.
@@ -50,7 +54,8 @@ fields to complete (exit 2). A damaged file or metadata is refused before conver
 
 options:
   --name N      manifest name and file name (default: FILE without .onnx / .tflite)
-  --force       overwrite an existing manifest (and, for .tflite, the ONNX file)
+  --raw-head    .onnx: cut an Ultralytics nms=True export at its raw head (see above)
+  --force       overwrite an existing manifest (and, for .tflite or --raw-head, the ONNX file)
   --json        print the result as JSON
   --images DIR  .tflite: photos for the conversion check (default .cache/photos, bootstrap's)
   --python PY   .tflite: the Python with tf2onnx and TensorFlow (default .cache/tools-venv/bin/python)
@@ -67,13 +72,19 @@ export interface ModelImportOptions {
   /** .tflite only: photos for the conversion check, and the converter's Python. */
   readonly images?: string;
   readonly python?: string;
+  /** .onnx only: cut an end-to-end export at its raw head first (cutAtRawHead). */
+  readonly rawHead?: boolean;
 }
 
 /**
  * A file this checkout pins by SHA-256 (a bootstrap model from a registry) names its package,
  * version and the weights' licence from the pin list, instead of "user-provided export".
  */
-function withPinnedProvenance(m: ModelManifestData, file: string): ModelManifestData {
+function withPinnedProvenance(
+  m: ModelManifestData,
+  file: string,
+  change = 'unchanged',
+): ModelManifestData {
   const pin = findPinnedFile(sha256File(file));
   if (!pin) return m;
   return {
@@ -83,27 +94,74 @@ function withPinnedProvenance(m: ModelManifestData, file: string): ModelManifest
       package: pin.package,
       version: pin.version,
       license: pin.license,
-      description: `${pin.file} from the ${pin.registry} package ${pin.package} ${pin.version} (SHA-256 ${pin.sha256.slice(0, 16)}...), unchanged. ${m.provenance.description}`,
+      description: `${pin.file} from the ${pin.registry} package ${pin.package} ${pin.version} (SHA-256 ${pin.sha256.slice(0, 16)}...), ${change}. ${m.provenance.description}`,
     },
   };
 }
 
+/**
+ * `--raw-head`: writes the end-to-end export `file` cut at its raw head as <name>.onnx beside it.
+ * A file without the Ultralytics NMS tail is refused (exit 2) naming what is missing.
+ */
+function writeRawHeadCut(
+  file: string,
+  o: ModelImportOptions,
+): { file: string; summary: string; json: object } {
+  let cut: RawHeadCut;
+  try {
+    cut = cutAtRawHead(fs.readFileSync(file));
+  } catch (e) {
+    if (e instanceof OnnxFormatError) {
+      throw new UsageError(`${o.file}: --raw-head: ${e.message}`);
+    }
+    throw e;
+  }
+  const name = o.name ?? `${path.basename(file, path.extname(file))}-rawhead`;
+  const out = path.join(path.dirname(file), `${name}.onnx`);
+  for (const f of [out, path.join(path.dirname(file), `${name}.manifest.json`)]) {
+    if (fs.existsSync(f) && !o.force) {
+      throw new UsageError(`${f} exists: pass --force to overwrite it`);
+    }
+  }
+  fs.writeFileSync(out, cut.bytes);
+  const { scoreThreshold: conf, iouThreshold: iou } = cut.embeddedNms;
+  return {
+    file: out,
+    summary:
+      `wrote ${out}: cut at ${cut.rawHead}, ${cut.removedNodes} nodes of the export's NMS removed ` +
+      `(its conf ${String(conf ?? 'unknown')}, IoU ${String(iou ?? 'unknown')}: ` +
+      'score_threshold and iou_threshold at those values reproduce it)',
+    json: { file: out, tensor: cut.rawHead, removedNodes: cut.removedNodes, ...cut.embeddedNms },
+  };
+}
+
 export function modelImportCommand(o: ModelImportOptions): CommandResult {
-  const file = path.resolve(o.file);
-  if (/\.tflite$/i.test(file)) return tfliteImportCommand(o);
-  if (!/\.onnx$/i.test(file)) throw new UsageError(`${o.file}: expected an .onnx or .tflite file`);
+  const original = path.resolve(o.file);
+  if (o.rawHead === true && !/\.onnx$/i.test(original)) {
+    throw new UsageError('--raw-head applies to .onnx files only');
+  }
+  if (/\.tflite$/i.test(original)) return tfliteImportCommand(o);
+  if (!/\.onnx$/i.test(original))
+    throw new UsageError(`${o.file}: expected an .onnx or .tflite file`);
   if (o.images !== undefined || o.python !== undefined) {
     throw new UsageError('--images and --python apply to .tflite files only');
   }
-  if (!fs.existsSync(file)) throw new UsageError(`${o.file}: no such file`);
+  if (!fs.existsSync(original)) throw new UsageError(`${o.file}: no such file`);
   if (o.name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.name)) {
     throw new UsageError(`--name ${o.name}: use letters, digits, '.', '_' and '-' only`);
   }
+  const cut = o.rawHead === true ? writeRawHeadCut(original, o) : undefined;
+  const file = cut?.file ?? original;
   const derived = deriveManifest(file, readOnnxModel(file), {
     allowAihub: true,
-    ...(o.name !== undefined ? { name: o.name } : {}),
+    ...(o.name !== undefined || cut ? { name: o.name ?? path.basename(file, '.onnx') } : {}),
   });
-  const m = withPinnedProvenance(derived.manifest, file);
+  // A cut file's provenance is its original's (the pin list names the original's hash).
+  const m = withPinnedProvenance(
+    derived.manifest,
+    original,
+    cut ? `cut at its raw head by 'model import --raw-head'` : undefined,
+  );
   const out = path.join(path.dirname(file), `${m.name}.manifest.json`);
   if (fs.existsSync(out) && !o.force) {
     throw new UsageError(`${out} exists: pass --force to overwrite it`);
@@ -111,12 +169,13 @@ export function modelImportCommand(o: ModelImportOptions): CommandResult {
   fs.writeFileSync(out, `${JSON.stringify(m, null, 2)}\n`);
   if (o.json) {
     process.stdout.write(
-      `${JSON.stringify({ manifest: out, kind: derived.kind, name: m.name, task: m.task, family: m.family, classes: m.classNames.length, assumptions: derived.assumptions }, null, 2)}\n`,
+      `${JSON.stringify({ manifest: out, kind: derived.kind, name: m.name, task: m.task, family: m.family, classes: m.classNames.length, assumptions: derived.assumptions, ...(cut ? { rawHead: cut.json } : {}) }, null, 2)}\n`,
     );
   } else {
     const lines = [
       `wrote ${out}`,
       `  ${derived.kind === 'ultralytics' ? 'Ultralytics export' : 'AI Hub layout'}: ${m.task} / ${m.family}, input ${m.input.name} ${m.input.width}x${m.input.height} ${m.input.layout}, ${m.classNames.length} class(es), outputs ${m.outputs.format}`,
+      ...(cut ? [`  ${cut.summary}`] : []),
       ...derived.assumptions.map((a) => `  assumed: ${a} (edit the manifest if wrong)`),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
