@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import type { Detection, SegmentedDetection } from '../core/headResults';
 import type { PipelineResult } from '../core/pipelineResult';
 import { resolveModelReference } from '../config/perceptionConfig';
+import { resolveModelManifest } from '../model/resolveModelManifest';
 import { packagePath } from '../packageRoot';
 import { listPhotos, loadRgbFrame } from '../photos/photoFrames';
 import { DEFAULT_THRESHOLDS, ModelPipeline } from '../pipeline/modelPipeline';
@@ -25,6 +26,7 @@ import { printedHelp } from '../util/commandHelp';
 import { formatTable } from '../util/formatTable';
 import { BenchFlags, parseBenchArgs } from './benchArgs';
 import { runBench, writeBenchJson } from './benchOutput';
+import { parseSpecs } from './comparisonSpecs';
 import { decodeRuns, type RunLengthMask } from './maskRuns';
 import { ensureUltralytics } from './ultralyticsSide';
 
@@ -34,7 +36,10 @@ Our pipeline (FP32 and INT8, CPU) against Ultralytics' predict() on the same ONN
 detections matched one to one (same class, IoU >= 0.5), box IoU, score differences, mask IoU.
 Installs the benchmark-only Ultralytics venv on first use (several GB).
 
-  --models   model names or manifests (default yolo11n,yolo11n-seg)
+  --models   model[=reference.onnx][@iou],...: ours (a name, manifest or Ultralytics .onnx), the
+             file Ultralytics runs (default: ours) and our NMS's IoU (default 0.7); default: the
+             end-to-end yolo11n / yolo11n-seg files, and the shipped models cut at their raw
+             head against those files
   --photos   photo folders (default .cache/photos, .cache/photos-holdout, .cache/photos-people,
              .cache/photos-unseen)
   --conf     score threshold on both sides (default ${DEFAULT_THRESHOLDS.score}, Ultralytics' own)
@@ -103,6 +108,7 @@ function runReference(
 
 type Row = {
   model: string;
+  format: string;
   precision: Precision;
   photos: number;
   ultralytics: number;
@@ -118,11 +124,21 @@ type Row = {
 const round = (v: number | null | undefined, d = 3): number | null =>
   v === null || v === undefined ? null : Number(v.toFixed(d));
 
+const DEFAULT_SPECS = [
+  // The end-to-end files themselves, as `model:=FILE.onnx` takes them: Ultralytics' NMS inside.
+  `${packagePath('.cache', 'registry-models', 'yolo11n.onnx')}`,
+  `${packagePath('.cache', 'registry-models', 'yolo11n-seg.onnx')}`,
+  // The shipped models, cut at the raw head (our NMS, with the removed NMS's IoU), FP32 and INT8,
+  // against Ultralytics on the original end-to-end file.
+  `yolo11n=${packagePath('.cache', 'registry-models', 'yolo11n.onnx')}@0.7`,
+  `yolo11n-seg=${packagePath('.cache', 'registry-models', 'yolo11n-seg.onnx')}@0.45`,
+].join(',');
+
 async function main(): Promise<void> {
   const args = parseBenchArgs(process.argv.slice(2));
   if (printedHelp(args.rest, HELP)) return;
   const flags = new BenchFlags(args.rest);
-  const models = (flags.value('--models') ?? 'yolo11n,yolo11n-seg').split(',');
+  const specs = parseSpecs(flags.value('--models') ?? DEFAULT_SPECS);
   const dirs = (
     flags.value('--photos') ??
     ['photos', 'photos-holdout', 'photos-people', 'photos-unseen']
@@ -135,23 +151,34 @@ async function main(): Promise<void> {
   const photos = dirs.filter((d) => fs.existsSync(d)).flatMap((d) => listPhotos(d));
   const { python } = ensureUltralytics();
   const rows: Row[] = [];
-  for (const ref of models) {
-    const manifestPath = resolveModelReference(ref);
+  const references = new Map<string, RefPhoto[]>();
+  for (const spec of specs) {
+    const manifestPath = resolveModelReference(spec.ours);
     for (const precision of ['fp32', 'int8'] as const) {
+      const thresholds = {
+        ...DEFAULT_THRESHOLDS,
+        score: conf,
+        iou: spec.iou ?? DEFAULT_THRESHOLDS.iou,
+      };
+      const manifest = resolveModelManifest(manifestPath);
+      if (precision === 'int8' && manifest.modelPaths.int8 === undefined) continue;
       const pipeline = await ModelPipeline.load(
         manifestPath,
         { provider: 'cpu', precision, threads: 2 },
-        { ...DEFAULT_THRESHOLDS, score: conf },
+        thresholds,
       );
       const task = pipeline.manifest.task;
       if (task !== 'detect' && task !== 'segment')
-        throw new Error(`${ref}: a ${task} model; this bench compares detect and segment models`);
-      const file = pipeline.manifest.modelPaths.fp32;
-      const reference =
-        precision === 'fp32'
-          ? runReference(python, file, task, conf, photos)
-          : referenceCache.get(ref)!;
-      referenceCache.set(ref, reference);
+        throw new Error(
+          `${spec.ours}: a ${task} model; this bench compares detect and segment models`,
+        );
+      const file = spec.reference ?? pipeline.manifest.modelPaths.fp32;
+      const key = `${task} ${file}`;
+      let reference = references.get(key);
+      if (!reference) {
+        reference = runReference(python, file, task, conf, photos);
+        references.set(key, reference);
+      }
       const agreement = new Int8Agreement(task);
       for (const photo of reference) {
         const ours = await pipeline.run(await loadRgbFrame(photo.file));
@@ -161,7 +188,8 @@ async function main(): Promise<void> {
       const r = agreement.report();
       const d = r.detections!;
       rows.push({
-        model: pipeline.name,
+        model: /\.onnx$/.test(spec.ours) ? path.basename(spec.ours) : pipeline.name,
+        format: pipeline.manifest.outputs.format,
         precision,
         photos: r.images,
         ultralytics: d.fp32,
@@ -176,7 +204,7 @@ async function main(): Promise<void> {
     }
   }
   console.log(
-    `${photos.length} photos (${dirs.map((d) => path.basename(d)).join(', ')}), conf ${conf}; Ultralytics predict() on the same ONNX file is the reference`,
+    `${photos.length} photos (${dirs.map((d) => path.basename(d)).join(', ')}), conf ${conf}; Ultralytics predict() on the original ONNX file is the reference`,
   );
   console.log(
     formatTable(
@@ -191,7 +219,5 @@ async function main(): Promise<void> {
       rows,
     });
 }
-
-const referenceCache = new Map<string, RefPhoto[]>();
 
 if (require.main === module) runBench(main);
