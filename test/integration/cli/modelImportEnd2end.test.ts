@@ -7,15 +7,16 @@ import { errorLines, runCli } from '../../support/cliRun';
 import { repoPath } from '../../support/paths';
 import { tempDir } from '../../support/onnxFiles';
 
-// The YOLO11n export of PyPI isat-plugin-auto-annotate 1.2.1 (nms=True), placed by bootstrap.
-const YOLO11N = repoPath('models', 'yolo11n', 'yolo11n.onnx');
+// The YOLO11n export of PyPI isat-plugin-auto-annotate 1.2.1 (nms=True), end-to-end, as bootstrap
+// step 71 fetches it (models/yolo11n ships it cut at the raw head).
+const YOLO11N = repoPath('.cache', 'registry-models', 'yolo11n.onnx');
 
 describe('htp-perception model import: Ultralytics end-to-end exports', function () {
   this.timeout(120_000);
   const dir = tempDir('htp-cli-e2e-');
   let file: string;
   before(function () {
-    assert.ok(fs.existsSync(YOLO11N), `${YOLO11N} missing: run scripts/bootstrap.sh`);
+    assert.ok(fs.existsSync(YOLO11N), `${YOLO11N} missing: run scripts/bootstrap.sh (step 71)`);
     file = path.join(dir, 'yolo11n.onnx');
     fs.symlinkSync(YOLO11N, file);
   });

@@ -7,8 +7,8 @@ import { parseOnnxModel, readOnnxModel } from '../../../src/model/readOnnxModel'
 import { repoPath } from '../../support/paths';
 import { tempDir } from '../../support/onnxFiles';
 
-const YOLO11N = repoPath('models', 'yolo11n', 'yolo11n.onnx');
-const YOLO11N_SEG = repoPath('models', 'yolo11n-seg', 'yolo11n-seg.onnx');
+const YOLO11N = repoPath('.cache', 'registry-models', 'yolo11n.onnx');
+const YOLO11N_SEG = repoPath('.cache', 'registry-models', 'yolo11n-seg.onnx');
 
 describe('model/cutAtRawHead: an end-to-end export back to its packed raw head', function () {
   const dir = tempDir('htp-cut-');
@@ -18,7 +18,7 @@ describe('model/cutAtRawHead: an end-to-end export back to its packed raw head',
     [YOLO11N_SEG, '/model/model.23/Concat_6_output_0', 116, true, 0.45],
   ] as const) {
     it(`${path.basename(file)}: ends at ${head} [1, ${channels}, 8400], which imports as the packed layout`, function () {
-      assert.ok(fs.existsSync(file), `${file} missing: run scripts/bootstrap.sh`);
+      assert.ok(fs.existsSync(file), `${file} missing: run scripts/bootstrap.sh (step 71)`);
       const before = readOnnxModel(file);
       const cut = cutAtRawHead(fs.readFileSync(file));
       assert.equal(cut.rawHead, head);

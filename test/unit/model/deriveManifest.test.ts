@@ -90,9 +90,12 @@ function ultralyticsGraph(
   return file;
 }
 
-/** The YOLO11n exports of PyPI isat-plugin-auto-annotate 1.2.1, placed by bootstrap. */
-const YOLO11N = repoPath('models', 'yolo11n', 'yolo11n.onnx');
-const YOLO11N_SEG = repoPath('models', 'yolo11n-seg', 'yolo11n-seg.onnx');
+/**
+ * The YOLO11n exports of PyPI isat-plugin-auto-annotate 1.2.1, end-to-end, as bootstrap step 71
+ * fetches them (models/yolo11n* ship them cut at the raw head).
+ */
+const YOLO11N = repoPath('.cache', 'registry-models', 'yolo11n.onnx');
+const YOLO11N_SEG = repoPath('.cache', 'registry-models', 'yolo11n-seg.onnx');
 
 describe('model import: manifests derived from ONNX files', function () {
   const dir = tempDir('htp-import-');
@@ -139,7 +142,7 @@ describe('model import: manifests derived from ONNX files', function () {
   }
 
   it('the real end-to-end YOLO11n export (nms=True) gives end-to-end rows, COCO names, no NMS of ours', function () {
-    assert.ok(fs.existsSync(YOLO11N), `${YOLO11N} missing: run scripts/bootstrap.sh`);
+    assert.ok(fs.existsSync(YOLO11N), `${YOLO11N} missing: run scripts/bootstrap.sh (step 71)`);
     const d = derive(YOLO11N);
     assert.equal(d.kind, 'ultralytics');
     assert.deepEqual(d.assumptions, []);
@@ -163,7 +166,10 @@ describe('model import: manifests derived from ONNX files', function () {
   });
 
   it('the real end-to-end YOLO11n-seg export gives rows of 6 + 32 coefficients and the prototypes', function () {
-    assert.ok(fs.existsSync(YOLO11N_SEG), `${YOLO11N_SEG} missing: run scripts/bootstrap.sh`);
+    assert.ok(
+      fs.existsSync(YOLO11N_SEG),
+      `${YOLO11N_SEG} missing: run scripts/bootstrap.sh (step 71)`,
+    );
     const m = derive(YOLO11N_SEG).manifest;
     assert.equal(m.task, 'segment');
     assert.deepEqual(m.outputs, {
