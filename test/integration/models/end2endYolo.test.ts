@@ -2,7 +2,13 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cutAtRawHead } from '../../../src/model/cutAtRawHead';
+import {
+  frameOptions,
+  PERCEPTION_DEFAULTS,
+  parsePerceptionConfig,
+} from '../../../src/config/perceptionConfig';
 import { ModelPipeline } from '../../../src/pipeline/modelPipeline';
+import { PerceptionPipeline } from '../../../src/pipeline/perceptionPipeline';
 import type { Detection } from '../../../src/core/headResults';
 import type { PipelineResult } from '../../../src/core/pipelineResult';
 import { boxIou, type Corners } from '../../support/boxIou';
@@ -215,6 +221,37 @@ describe('Ultralytics end-to-end exports (YOLO11n, NMS inside the model) through
       } finally {
         cut.dispose();
       }
+    }
+  });
+
+  it('tracks the model rows as it tracks the packed layout: ids from the first frame, stable', async function () {
+    const c = parsePerceptionConfig({
+      ...PERCEPTION_DEFAULTS,
+      model: SEGMENT,
+      tracking: true,
+      threads: 2,
+    });
+    const p = await PerceptionPipeline.load(c, frameOptions(c));
+    try {
+      const frame = await photoFrame('person.jpg');
+      const runs: string[][] = [];
+      for (let i = 0; i < 3; i++) {
+        const { result } = await p.run(frame);
+        assert.equal(result.task, 'segment');
+        runs.push(
+          detectionsOf(result)
+            .map((d) => `${String(d.trackId)} ${p.model.manifest.classNames[d.classId]!}`)
+            .sort(),
+        );
+      }
+      // ByteTrack confirms the first frame's tracks at once: the horse, the person, the dog.
+      assert.equal(runs[0]!.length, 3, runs[0]!.join(', '));
+      assert.deepEqual(runs[0]!.map((r) => r.split(' ')[1]).sort(), ['dog', 'horse', 'person']);
+      assert.ok(runs[0]!.every((r) => /^[1-3] /.test(r)));
+      assert.deepEqual(runs[1], runs[0]);
+      assert.deepEqual(runs[2], runs[0]);
+    } finally {
+      p.dispose();
     }
   });
 
