@@ -73,7 +73,9 @@ else
   fi
 fi
 export RMW_IMPLEMENTATION="${RMW_IMPLEMENTATION:-rmw_fastrtps_cpp}"
-# Keep discovery on this machine: tests and demos never talk to other hosts.
+# Keep discovery on this machine: tests and demos never talk to other hosts. A development and
+# test setting only: installed nodes (colcon) take the robot's domain and discovery settings, and
+# scripts/ros-env.sh is the ROS environment without any of this (docs/robot.md).
 export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
 export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-42}"
 # Camera-sized frames in shared memory, discovery on loopback (see the file for why). Fast DDS 3.x

@@ -28,3 +28,23 @@ export const PACKAGE_ROOT = findPackageRoot(__dirname);
 export function packagePath(...parts: string[]): string {
   return path.join(PACKAGE_ROOT, ...parts);
 }
+
+/**
+ * In a colcon install space, where PACKAGE_ROOT is `<prefix>/share/htp_perception`: the package's
+ * architecture-dependent folder `<prefix>/lib/htp_perception` (CMakeLists.txt installs the engine
+ * addon, ONNX Runtime and the QNN libraries into its engine/). Undefined in a checkout.
+ */
+export const INSTALL_LIB_DIR: string | undefined =
+  path.basename(PACKAGE_ROOT) === PACKAGE_NAME &&
+  path.basename(path.dirname(PACKAGE_ROOT)) === 'share'
+    ? path.join(path.dirname(path.dirname(PACKAGE_ROOT)), 'lib', PACKAGE_NAME)
+    : undefined;
+
+/**
+ * The folder of the native engine's files: the addon (htp_engine.node) and, beside it in an
+ * install, libonnxruntime.so.1 and qnn/. A checkout's is bootstrap's build output.
+ */
+export const ENGINE_DIR: string =
+  INSTALL_LIB_DIR !== undefined
+    ? path.join(INSTALL_LIB_DIR, 'engine')
+    : path.join(PACKAGE_ROOT, 'build', 'engine', 'Release');

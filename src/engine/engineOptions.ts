@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import { EngineError } from '../core/engineError';
-import { PACKAGE_ROOT } from '../packageRoot';
+import { ENGINE_DIR, INSTALL_LIB_DIR, PACKAGE_ROOT } from '../packageRoot';
 import { formatZodIssues } from '../core/configError';
 import { autoInt8Kernels, CpuInt8Kernels, hostCpuFacts } from './cpuInt8Kernels';
 import { POWER_PROFILE_NAMES } from '../core/powerProfiles';
@@ -107,14 +107,17 @@ export type EngineOptions = z.output<typeof EngineOptionsSchema>;
  */
 export const DEFAULT_QNN_LIBRARY =
   process.env.HTP_QNN_PROVIDER_LIBRARY ??
-  path.join(
-    PACKAGE_ROOT,
-    '.cache',
-    'onnxruntime',
-    'qnn',
-    'onnxruntime_qnn',
-    'libonnxruntime_providers_qnn.so',
-  );
+  (INSTALL_LIB_DIR !== undefined
+    ? // A colcon install (aarch64) carries the wheel's libraries beside the addon (CMakeLists.txt).
+      path.join(ENGINE_DIR, 'qnn', 'libonnxruntime_providers_qnn.so')
+    : path.join(
+        PACKAGE_ROOT,
+        '.cache',
+        'onnxruntime',
+        'qnn',
+        'onnxruntime_qnn',
+        'libonnxruntime_providers_qnn.so',
+      ));
 
 export function parseEngineOptions(input: unknown): EngineOptions {
   const r = EngineOptionsSchema.safeParse(input);

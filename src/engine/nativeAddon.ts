@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { EngineError } from '../core/engineError';
 import type { MallocThresholds } from '../core/mallocThresholds';
 import type { PlanePeaks, RemapLabels, YoloBestClasses, ZeroedBytes } from '../core/outputKernels';
-import { PACKAGE_ROOT } from '../packageRoot';
+import { ENGINE_DIR } from '../packageRoot';
 
 /** A model input or output; `type` is an ONNX element code (see elementType.ts). */
 export interface NativeTensorInfo {
@@ -173,9 +173,11 @@ export interface NativeAddon {
   };
 }
 
-export const ADDON_PATH =
-  process.env.HTP_ENGINE_ADDON ??
-  path.join(PACKAGE_ROOT, 'build', 'engine', 'Release', 'htp_engine.node');
+/**
+ * The addon: HTP_ENGINE_ADDON, else the package's own (build/engine/Release in a checkout,
+ * lib/htp_perception/engine in a colcon install: src/packageRoot.ts).
+ */
+export const ADDON_PATH = process.env.HTP_ENGINE_ADDON ?? path.join(ENGINE_DIR, 'htp_engine.node');
 
 let cached: NativeAddon | undefined;
 

@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { spawnSync, SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { installedWorkspace, InstalledWorkspace } from '../../support/colconWorkspace';
 import { repoPath, REPO_ROOT } from '../../support/paths';
 
 /** The installed executable this test runs after sourcing the workspace; it must answer --help
@@ -13,32 +12,6 @@ const EXECUTABLE_MODULE = 'passThroughNode';
 
 /** The command-line tool's launcher (`ros2 run htp_perception htp-perception ...`). */
 const CLI_EXECUTABLE = 'htp-perception';
-
-/** What a robot integrator puts in a workspace: the package sources, not build products. */
-const PACKAGE_ENTRIES = [
-  'package.xml',
-  'CMakeLists.txt',
-  'colcon.pkg',
-  'package.json',
-  'tsconfig.json',
-  'msg',
-  'src',
-  'launch',
-  'config',
-  'models',
-];
-/** Weights are never part of the package sources (git-ignored, exported per machine). */
-const WEIGHT_FILE = /\.(onnx|onnx\.data|tflite|bin)$/;
-
-/** Runs a bash script inside the dev ROS environment (scripts/env.sh), from `cwd`. */
-function inRosEnv(script: string, cwd: string, timeoutMs: number): SpawnSyncReturns<string> {
-  return spawnSync('bash', ['-c', `set -e; source "${repoPath('scripts', 'env.sh')}"; ${script}`], {
-    cwd,
-    encoding: 'utf8',
-    timeout: timeoutMs,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-}
 
 /** Relative paths of the files under `dir` (empty when it does not exist). */
 function filesUnder(dir: string, keep: (rel: string) => boolean = () => true): string[] {
@@ -52,56 +25,28 @@ function assertFile(file: string): void {
   assert.ok(fs.existsSync(file) && fs.statSync(file).isFile(), `missing ${file}`);
 }
 
+/**
+ * What `colcon build` installs, in a throwaway workspace built in only the ROS environment and then
+ * moved away from (test/support/colconWorkspace.ts, shared with test/integration/install/).
+ */
 describe('colcon build of htp_perception in a throwaway workspace', function () {
+  let w: InstalledWorkspace;
   let ws = '';
   let install = '';
   let share = '';
+  const inRosEnv = (script: string, cwd: string, timeoutMs: number) =>
+    w.run(script, cwd, timeoutMs);
 
   before(function () {
-    this.timeout(300000);
-    ws = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-colcon-'));
-    const pkgDir = path.join(ws, 'src', 'htp_perception');
-    fs.mkdirSync(pkgDir, { recursive: true });
-    for (const entry of PACKAGE_ENTRIES) {
-      const from = repoPath(entry);
-      if (fs.existsSync(from)) {
-        fs.cpSync(from, path.join(pkgDir, entry), {
-          recursive: true,
-          filter: (src) => !WEIGHT_FILE.test(src),
-        });
-      }
-    }
-    // npm dependencies are installed per checkout (npm ci); linking them avoids copying 300+ MB.
-    fs.symlinkSync(repoPath('node_modules'), path.join(pkgDir, 'node_modules'));
-    // On a robot the distro's vision_msgs is used; here the workspace builds our dev restatement.
-    fs.cpSync(repoPath('interfaces', 'vision_msgs'), path.join(ws, 'src', 'vision_msgs'), {
-      recursive: true,
-    });
-
-    // Debian's colcon runs on the system Python with empy 3; env.sh's PYTHONPATH would hand it
-    // the ROS prefix's empy 4, so colcon itself runs without it (CMake still uses the Python of
-    // the ROS we build against: the first python3 on its PATH).
-    const build = inRosEnv(
-      `PYTHONPATH= colcon --log-base log build --base-paths src --build-base build --install-base install ` +
-        `--event-handlers console_direct- --cmake-args -DBUILD_TESTING=OFF "-DPython3_EXECUTABLE=$(command -v python3)"`,
-      ws,
-      280000,
-    );
-    assert.equal(
-      build.status,
-      0,
-      `colcon build failed (${build.status ?? build.signal}):\n${build.stdout}\n${build.stderr}`,
-    );
-    install = path.join(ws, 'install');
-    share = path.join(install, 'htp_perception', 'share', 'htp_perception');
+    this.timeout(900_000);
+    w = installedWorkspace();
+    ws = w.ws;
+    install = w.install;
+    share = w.share;
   });
 
-  after(function () {
-    if (ws && ws.startsWith(os.tmpdir())) fs.rmSync(ws, { recursive: true, force: true });
-  });
-
-  it('installs the vision_msgs and htp_perception interfaces with their type support libraries', function () {
-    for (const pkg of ['vision_msgs', 'htp_perception']) {
+  it('installs the htp_perception interfaces with their type support libraries', function () {
+    for (const pkg of ['htp_perception']) {
       for (const ts of [
         'rosidl_typesupport_c',
         'rosidl_typesupport_fastrtps_c',
@@ -150,14 +95,25 @@ describe('colcon build of htp_perception in a throwaway workspace', function () 
     assertFile(path.join(share, 'package.json'));
   });
 
-  it('installs launch/, config/ and the model manifests (no weights)', function () {
+  it('installs launch/, config/, and every model folder: manifests with the weights beside them', function () {
     for (const dir of ['launch', 'config']) {
       const expected = filesUnder(repoPath(dir));
       assert.deepEqual(filesUnder(path.join(share, dir)), expected, `${dir}/`);
     }
     assert.ok(filesUnder(path.join(share, 'launch')).length > 0, 'at least one launch file');
-    const manifests = filesUnder(repoPath('models'), (rel) => /\.(json|ya?ml|md)$/.test(rel));
-    assert.deepEqual(filesUnder(path.join(share, 'models')), manifests);
+    // Whatever models/ held at build time, folder by folder (no names known here): manifests,
+    // ONNX files and their external data, compiled contexts; not calibration or validation data.
+    const modelFiles = filesUnder(
+      repoPath('models'),
+      (rel) =>
+        /\.(json|ya?ml|md|onnx|onnx\.data|bin)$/.test(rel) &&
+        !/\.calibration-|\.validation\.json$|\.draft\.json$/.test(rel),
+    );
+    assert.ok(
+      modelFiles.some((rel) => rel.endsWith('.onnx')),
+      'bootstrap made weights',
+    );
+    assert.deepEqual(filesUnder(path.join(share, 'models')), modelFiles);
   });
 
   it('installs only launchers whose node module was installed', function () {
@@ -168,7 +124,8 @@ describe('colcon build of htp_perception in a throwaway workspace', function () 
       `${INSTALLED_EXECUTABLE} in ${launchers.join(', ')}`,
     );
     assert.ok(launchers.includes(CLI_EXECUTABLE), `${CLI_EXECUTABLE} in ${launchers.join(', ')}`);
-    for (const name of launchers) {
+    // engine/ holds the addon and its libraries (not programs); every file is a launcher.
+    for (const name of launchers.filter((n) => fs.statSync(path.join(libDir, n)).isFile())) {
       const target = /dist\/src\/((?:nodes|cli)\/\w+)\.js/.exec(
         fs.readFileSync(path.join(libDir, name), 'utf8'),
       );
@@ -235,8 +192,8 @@ describe('colcon build of htp_perception in a throwaway workspace', function () 
     );
     assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
     assert.match(run.stdout, /usage: htp-perception/);
-    // The installed models/ holds manifests only (weights are per machine): doctor says so per
-    // manifest rather than crashing, and the ROS rows pass in the sourced environment.
+    // doctor runs from the install space on its models/, and its ROS rows pass in only the ROS
+    // environment.
     const report = JSON.parse(fs.readFileSync(path.join(ws, 'doctor.json'), 'utf8')) as {
       rows: { check: string; status: string }[];
     };
@@ -256,10 +213,7 @@ describe('colcon build of htp_perception in a throwaway workspace', function () 
       ours?.startsWith(path.join(install, 'htp_perception')),
       `htp_perception.msg from ${ours}`,
     );
-    assert.ok(
-      vision?.startsWith(path.join(install, 'vision_msgs')),
-      `vision_msgs.msg from ${vision}`,
-    );
+    assert.ok(vision && !vision.startsWith(install), `vision_msgs.msg from ${vision}: the ROS'`);
     assert.equal(skeleton, 'coco17');
     // Not the checkout's own interface build, which env.sh would also put on the path.
     assert.ok(!ours?.startsWith(path.join(REPO_ROOT, '.ros')), `htp_perception.msg from ${ours}`);
