@@ -3,9 +3,9 @@
 #  1. runs every model in models/ over the bootstrap photos and the photos of people, and writes
 #     annotated images and results.json into out/photos and out/people;
 #  2. runs perception over ROS 2 the way a robot does: image_source publishes the photos of people
-#     as a camera, one perception_container runs three managed pipelines on it (YOLOv8 detection,
-#     MediaPipe BlazePose on the detector's people, MediaPipe selfie segmentation;
-#     config/pipelines.yaml), and
+#     as a camera, one perception_container runs five managed pipelines on it (YOLO11n COCO
+#     detection, MediaPipe BlazePose on the detector's people, YOLO11n-seg instance masks, MediaPipe
+#     selfie segmentation, DeepLabV3 PASCAL VOC; config/demo-pipelines.yaml), and
 #     pipeline_monitor watches them as an operator would (rate, latency, finds, processor, the
 #     annotated JPEG of each saved to out/ros/), and writes a contact sheet (out/demo/contact-sheet.png)
 #     of the last annotated frames of each pipeline (with whatever ids the detections carry) and
@@ -22,13 +22,13 @@ source scripts/env.sh
 node dist/src/tools/runModelsOnPhotos.js --out out/photos
 # The trained person models on photos of people (bootstrap step 26), with the detector they use.
 node dist/src/tools/runModelsOnPhotos.js --photos .cache/photos-people \
-  --models yolov8s-fall,blazepose-full,selfie-segmentation --out out/people
+  --models yolo11n,yolo11n-seg,blazepose-full,selfie-segmentation,deeplabv3-mobilenetv2-257 --out out/people
 # Tracking: person.jpg moving across 36 frames, the detector with tracking on; ids on every box.
 node dist/src/tools/trackingSheet.js --frames 36 --out out/demo/tracking-sheet.png
 # And on a real video (bootstrap step 26: 16 frames, a cyclist passing two men).
 node dist/src/tools/trackingSheet.js --video .cache/video-people --out out/demo/tracking-video.png
 echo
-echo "ROS 2: image_source -> perception_container (detector, pose, segmentation) -> pipeline_monitor for $seconds s"
+echo "ROS 2: image_source -> perception_container (detector, pose, instances, segmentation, semantic) -> pipeline_monitor for $seconds s"
 # A domain of its own, so the demo never meets other ROS 2 graphs on this machine.
 export ROS_DOMAIN_ID="${HTP_DEMO_DOMAIN_ID:-77}"
 pids=()
@@ -38,9 +38,9 @@ node dist/src/nodes/imageSourceNode.js --ros-args -p rate_hz:=5.0 -p directory:=
 pids+=($!)
 # The heap settings the installed perception_container starts with (HTP_FRAME_NODE_FLAGS).
 node --no-memory-reducer --heap-growing-percent=300 dist/src/nodes/perceptionContainer.js \
-  --ros-args --params-file config/pipelines.yaml &
+  --ros-args --params-file config/demo-pipelines.yaml &
 pids+=($!)
 sheet=out/demo/contact-sheet.png
-node dist/src/tools/pipelineMonitor.js detector pose segmentation --seconds "$seconds" --save out/ros \
+node dist/src/tools/pipelineMonitor.js detector pose instances segmentation semantic --seconds "$seconds" --save out/ros \
   --contact-sheet "$sheet"
 echo "contact sheet: $root/$sheet"

@@ -143,7 +143,14 @@ async function main(): Promise<void> {
   await rcl.init();
   const node = new rcl.Node('annotated_bench');
   node.spin();
-  const det = start('perceptionNode.js', ['-r', `__node:=${NODE}`, '-p', 'threads:=1']);
+  const det = start('perceptionNode.js', [
+    '-r',
+    `__node:=${NODE}`,
+    '-p',
+    'threads:=1',
+    '-p',
+    'model:=yolov8s-fall',
+  ]);
   const cam = start('imageSourceNode.js', [
     '-r',
     '__node:=annotated_bench_camera',

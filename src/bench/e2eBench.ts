@@ -411,7 +411,11 @@ async function measureFloor(
 
 /** Node parameters per row kind: the real detector, or the HTP stand-in with tracking on. */
 function rowParameters(precision: E2ePrecision, standinManifest: string): Record<string, string> {
-  if (precision !== 'htp-standin') return { precision };
+  // The fall detector, as the Ultralytics side runs its best.pt (the same weights): not the
+  // nodes' default model.
+  if (precision !== 'htp-standin') {
+    return { precision, model: path.join(MODEL_DIR, 'yolov8s-fall.manifest.json') };
+  }
   // Tracking on: ByteTrack's work is part of what a robot's node does per frame.
   return { model: standinManifest, precision: 'int8', tracking: 'true', threads: '1' };
 }

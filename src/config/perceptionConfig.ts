@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { packagePath } from '../packageRoot';
 import { MAX_IMAGE_DIMENSION } from '../core/imageEncoding';
 import { describeZodError } from '../core/configError';
 import { lookUpModelReference } from './modelSearchPath';
@@ -18,9 +17,9 @@ import { KEYPOINT_SETS } from './keypointSets';
 export const PERCEPTION_PARAMETERS = {
   model: spec(
     z.string().min(1),
-    packagePath('models', 'yolov8-fall', 'yolov8s-fall.manifest.json'),
+    'yolo11n',
     'session',
-    "model manifest (JSON beside the ONNX files), or the name of a model under the package's models/",
+    "model name, looked up in HTP_PERCEPTION_MODEL_PATH's folders then the package's models/ (default yolo11n: COCO-80, Ultralytics weights under AGPL-3.0), or a manifest path",
   ),
   provider: spec(
     z.enum(['cpu', 'htp']),
@@ -81,6 +80,12 @@ export const PERCEPTION_PARAMETERS = {
     'sensor_data',
     'session',
     'QoS of the image subscription',
+  ),
+  input_timeout_s: spec(
+    z.number().min(0).max(3600),
+    2.0,
+    'frame',
+    'seconds without a message on an input topic (the image; with depth: also depth and camera_info) before the diagnostics WARN of stale input and one log line; 0 disables',
   ),
   htp_profile: spec(
     z.enum(POWER_PROFILE_NAMES as [string, ...string[]]),

@@ -11,6 +11,8 @@ import { findModelManifests } from '../config/findModelManifests';
 import { loadModelManifest } from '../config/modelManifest';
 import { packagePath } from '../packageRoot';
 import type { Box } from '../core/headResults';
+import { personBoxes, personClassIds } from '../pipeline/topDownPose';
+import { PERCEPTION_PARAMETERS } from '../config/perceptionConfig';
 import { ModelPipeline } from '../pipeline/modelPipeline';
 import { PipelineResult } from '../core/pipelineResult';
 import type { Precision } from '../pipeline/runtimeChoices';
@@ -89,9 +91,16 @@ function count(
   }
 }
 
-function personBoxes(result: PipelineResult | undefined): Box[] {
+/**
+ * The detector's boxes of people for the top-down pose models: its `person` class where it has one
+ * (a COCO detector: no skeleton on the dog), every box of a detector trained on people only.
+ */
+function personBoxesOf(result: PipelineResult | undefined, classNames: readonly string[]): Box[] {
   if (!result || result.task !== 'detect') return [];
-  return result.detections.map((d) => d.box);
+  const ids = classNames.includes('person')
+    ? new Set(personClassIds(classNames, ['person'], 'the detector'))
+    : new Set(classNames.map((_, i) => i));
+  return personBoxes(result.detections, ids);
 }
 
 async function main(): Promise<void> {
@@ -114,8 +123,13 @@ async function main(): Promise<void> {
     pipelines.push(
       await ModelPipeline.load(m, { provider: 'cpu', precision: args.precision, threads: 0 }),
     );
-  // Top-down pose needs person boxes: the first pretrained detector provides them.
+  // Top-down pose needs person boxes: the nodes' default detector provides them when it is loaded,
+  // else the first pretrained detector.
+  const defaultDetector = path
+    .basename(PERCEPTION_PARAMETERS.model.default)
+    .replace(/\.manifest\.json$/, '');
   const detector =
+    pipelines.find((p) => p.name === defaultDetector) ??
     pipelines.find((p) => p.manifest.task === 'detect' && p.manifest.weights === 'pretrained') ??
     pipelines.find((p) => p.manifest.task === 'detect');
   const order = [...pipelines].sort(
@@ -138,7 +152,9 @@ async function main(): Promise<void> {
     for (const p of order) {
       const r = await p.run(
         frame,
-        p.needsPersonBoxes ? personBoxes(detector ? perModel[detector.name] : undefined) : [],
+        p.needsPersonBoxes && detector
+          ? personBoxesOf(perModel[detector.name], detector.manifest.classNames)
+          : [],
       );
       perModel[p.name] = r;
       const s = stats.get(p.name)!;

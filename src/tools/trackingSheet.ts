@@ -60,8 +60,8 @@ const TILES = 9;
 async function main(): Promise<void> {
   if (printedHelp(process.argv.slice(2), USAGE)) return;
   const args = parseArgs(process.argv.slice(2));
-  // The node's parameters with tracking on; lower start thresholds than ByteTrack's defaults, as
-  // yolov8s-fall scores the person in person.jpg 0.4..0.65 (and the dog, as "Fall", about 0.5).
+  // The node's parameters (its default model) with tracking on; start thresholds lower than
+  // ByteTrack's defaults, for the small, motion-blurred people of the video frames.
   const c = parsePerceptionConfig({
     ...PERCEPTION_DEFAULTS,
     tracking: true,

@@ -9,7 +9,8 @@ describe('managed perception node: live parameters over the parameter services',
   const bed = useRosTestBed('person.jpg');
 
   before(async () => {
-    const node = startNode('perceptionNode', 'lp_it', ['threads:=2']);
+    // The fall detector: the scores below are its scores on person.jpg.
+    const node = startNode('perceptionNode', 'lp_it', ['threads:=2', 'model:=yolov8s-fall']);
     bed.own(node);
     await node.waitFor(/nodes by provider/, 60_000);
     await bed.client.watch('/lp_it/detections', 'detections');

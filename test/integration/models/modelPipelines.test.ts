@@ -11,16 +11,19 @@ describe('every shipped model through manifest -> engine -> head on a real photo
   this.timeout(300_000);
   const manifests = findModelManifests(repoPath('models'), { skipExamples: true });
 
-  it('finds the ten bootstrap models', function () {
+  it('finds the thirteen bootstrap models', function () {
     const names = manifests.map((m) => path.basename(m)).sort();
     assert.deepEqual(names, [
       'blazepose-full.manifest.json',
       'blazepose-heavy.manifest.json',
       'blazepose-lite.manifest.json',
+      'deeplabv3-mobilenetv2-257.manifest.json',
       'deeplabv3-mobilenetv3-large-520.manifest.json',
       'hrnet-w32-256x192.manifest.json',
       'selfie-segmentation-landscape.manifest.json',
       'selfie-segmentation.manifest.json',
+      'yolo11n-seg.manifest.json',
+      'yolo11n.manifest.json',
       'yolov8n-pose.manifest.json',
       'yolov8n-seg.manifest.json',
       'yolov8s-fall.manifest.json',

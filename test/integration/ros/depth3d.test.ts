@@ -114,7 +114,8 @@ describe('3D results from an aligned depth image and CameraInfo over real DDS', 
       startNode(
         'perceptionNode',
         'd3_it',
-        ['threads:=2', 'depth:=true'],
+        // The fall detector, whose boxes on this scene the placements below were checked with.
+        ['threads:=2', 'depth:=true', 'model:=yolov8s-fall'],
         [
           '-r',
           'image:=/bar/image_raw',

@@ -45,7 +45,8 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
     const detector = startNode(
       'detectorNode',
       'det_it',
-      ['threads:=2'],
+      // The fall detector, whose offline reference boxes and scores this test checks.
+      ['threads:=2', 'model:=yolov8s-fall'],
       ['--params-file', repoPath('config', 'perception.yaml')],
     );
     procs.push(detector);
@@ -90,6 +91,7 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
 
   it('runs the INT8 model on the QNN provider (x86-64 HTP simulator) and reports node placement', async function () {
     const detector = startNode('detectorNode', 'det_htp', [
+      'model:=yolov8s-fall',
       'provider:=htp',
       'precision:=int8',
       'vtcm_mb:=8',
@@ -126,6 +128,7 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
 
   it('with require_accelerator refuses to start, listing the nodes that would run on the CPU', async function () {
     const p = startNode('detectorNode', 'det_req', [
+      'model:=yolov8s-fall',
       'provider:=htp',
       'precision:=int8',
       'vtcm_mb:=8',
@@ -145,9 +148,13 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
   });
 
   it('refuses an unknown class name, listing the model classes', async function () {
-    const p = startNode('detectorNode', 'det_cls', ['classes:=[giraffe]']);
+    // The default model: COCO-80 has giraffes, not unicorns.
+    const p = startNode('detectorNode', 'det_cls', ['classes:=[unicorn]']);
     procs.push(p);
     assert.equal(await p.exited(), 2, p.stderr());
-    assert.match(p.stderr(), /'giraffe' is not a class of .* \(Normal, Fall\)/);
+    assert.match(
+      p.stderr(),
+      /'unicorn' is not a class of yolo11n \(person, bicycle, car, .*toothbrush\)/,
+    );
   });
 });

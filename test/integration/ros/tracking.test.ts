@@ -26,6 +26,7 @@ describe('tracking over real DDS: a moving photo keeps its track ids', function 
     // 0.39..0.65 as the photo moves; this test is about ids, not about which scores start tracks.
     const node = bed.own(
       startNode('perceptionNode', 'trk_it', [
+        'model:=yolov8s-fall',
         'threads:=2',
         'tracking:=true',
         'track_high_threshold:=0.3',
