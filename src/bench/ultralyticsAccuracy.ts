@@ -118,7 +118,7 @@ type Row = {
   box_iou_mean: number | null;
   score_diff_mean: number | null;
   score_diff_max: number | null;
-  mask_iou_mean?: number | null;
+  mask_iou_mean: number | null;
 };
 
 const round = (v: number | null | undefined, d = 3): number | null =>
@@ -199,7 +199,7 @@ async function main(): Promise<void> {
         box_iou_mean: round(d.meanIou),
         score_diff_mean: round(d.meanScoreDrift),
         score_diff_max: round(d.maxScoreDrift),
-        ...(r.masks ? { mask_iou_mean: round(r.masks.meanMaskIou) } : {}),
+        mask_iou_mean: r.masks ? round(r.masks.meanMaskIou) : null,
       });
     }
   }
