@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { installedWorkspace, InstalledWorkspace } from '../../support/colconWorkspace';
-import { repoPath, REPO_ROOT } from '../../support/paths';
+import { REPO_ROOT } from '../../support/paths';
 
 /** The installed executable this test runs after sourcing the workspace; it must answer --help
  * with usage text and exit 0 without a ROS graph. Switch it here when the node set changes. */
@@ -29,6 +29,8 @@ function assertFile(file: string): void {
  * What `colcon build` installs, in a throwaway workspace built in only the ROS environment and then
  * moved away from (test/support/colconWorkspace.ts, shared with test/integration/install/).
  */
+// What was installed is compared with the workspace's copy of the sources (the folder the build
+// read, renamed after it), not with the checkout, which may change while the suite runs.
 describe('colcon build of htp_perception in a throwaway workspace', function () {
   let w: InstalledWorkspace;
   let ws = '';
@@ -79,7 +81,7 @@ describe('colcon build of htp_perception in a throwaway workspace', function () 
   it('installs the compiled JavaScript of src/ (not the tests) under share/htp_perception/dist', function () {
     const compiled = filesUnder(path.join(share, 'dist'), (rel) => rel.endsWith('.js'));
     const sources = filesUnder(
-      repoPath('src'),
+      path.join(w.movedSource, 'src'),
       (rel) => rel.endsWith('.ts') && !rel.endsWith('.d.ts'),
     );
     assert.ok(sources.length > 0);
@@ -97,14 +99,14 @@ describe('colcon build of htp_perception in a throwaway workspace', function () 
 
   it('installs launch/, config/, and every model folder: manifests with the weights beside them', function () {
     for (const dir of ['launch', 'config']) {
-      const expected = filesUnder(repoPath(dir));
+      const expected = filesUnder(path.join(w.movedSource, dir));
       assert.deepEqual(filesUnder(path.join(share, dir)), expected, `${dir}/`);
     }
     assert.ok(filesUnder(path.join(share, 'launch')).length > 0, 'at least one launch file');
     // Whatever models/ held at build time, folder by folder (no names known here): manifests,
     // ONNX files and their external data, compiled contexts; not calibration or validation data.
     const modelFiles = filesUnder(
-      repoPath('models'),
+      path.join(w.movedSource, 'models'),
       (rel) =>
         /\.(json|ya?ml|md|onnx|onnx\.data|bin)$/.test(rel) &&
         !/\.calibration-|\.validation\.json$|\.draft\.json$/.test(rel),
