@@ -75,7 +75,7 @@ function refuse(file: string, info: OnnxModelInfo, reason: string, example: stri
 
 const EXAMPLES = {
   ultralytics:
-    'models/examples/ultralytics-yolov8n-{detect,pose,seg}.manifest.json (docs/models.md, "Describing your own model")',
+    'models/examples/ultralytics-yolov8n-{detect,pose,seg}.manifest.json or, for an end-to-end export (NMS inside), ultralytics-yolo11n-end2end-detect.manifest.json (docs/models.md, "Describing your own model")',
   aihub: 'models/examples/aihub-*.manifest.json (docs/models.md, "Describing your own model")',
   any: 'the closest of models/examples/*.manifest.json (docs/models.md, "Describing your own model")',
 } as const;
