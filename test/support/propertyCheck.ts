@@ -1,0 +1,68 @@
+/**
+ * One way to run a fast-check property in the unit suite: a fixed seed by default so a run
+ * repeats exactly, at least FUZZ_MIN_RUNS cases, and on failure a message that says how to replay
+ * the failing case alone.
+ *
+ *   HTP_PERCEPTION_FUZZ_SEED=<int> | random   seed of every property (default FUZZ_DEFAULT_SEED)
+ *   HTP_PERCEPTION_FUZZ_PATH=<path>            replay one shrunk case (fast-check's "path")
+ *   HTP_PERCEPTION_FUZZ_RUNS=<int>             cases per property instead of the test's count
+ */
+import * as fc from 'fast-check';
+
+export const FUZZ_SEED_VAR = 'HTP_PERCEPTION_FUZZ_SEED';
+export const FUZZ_PATH_VAR = 'HTP_PERCEPTION_FUZZ_PATH';
+export const FUZZ_RUNS_VAR = 'HTP_PERCEPTION_FUZZ_RUNS';
+export const FUZZ_DEFAULT_SEED = 20261127;
+/** What issue 35 asks of every decoder per run of the unit suite. */
+export const FUZZ_MIN_RUNS = 10_000;
+
+let randomSeed: number | undefined;
+
+function seedFromEnv(): number {
+  const raw = process.env[FUZZ_SEED_VAR];
+  if (raw === undefined || raw === '') return FUZZ_DEFAULT_SEED;
+  if (raw === 'random') {
+    // One seed per process, so every property of a run can be replayed with the printed value.
+    randomSeed ??= (Math.random() * 0x7fffffff) | 0;
+    return randomSeed;
+  }
+  const seed = Number(raw);
+  if (!Number.isSafeInteger(seed)) {
+    throw new Error(`${FUZZ_SEED_VAR}=${raw}: expected an integer or "random"`);
+  }
+  return seed;
+}
+
+function runsFromEnv(runs: number): number {
+  const raw = process.env[FUZZ_RUNS_VAR];
+  if (raw === undefined || raw === '') return runs;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new Error(`${FUZZ_RUNS_VAR}=${raw}: expected a positive integer`);
+  }
+  return n;
+}
+
+/**
+ * Runs `property` for `runs` cases (FUZZ_MIN_RUNS unless said) and throws, naming the seed and the
+ * replay path, when a case fails. Returns the seed and case count for the test to report.
+ */
+export function propertyCheck<Ts extends [unknown, ...unknown[]]>(
+  property: fc.IProperty<Ts>,
+  runs = FUZZ_MIN_RUNS,
+): { seed: number; runs: number } {
+  const seed = seedFromEnv();
+  const numRuns = runsFromEnv(runs);
+  const path = process.env[FUZZ_PATH_VAR] || undefined;
+  const details = fc.check(property, { seed, numRuns, path });
+  if (details.failed) {
+    const report = fc.defaultReportMessage(details) ?? 'property failed';
+    const cause = details.errorInstance;
+    const why = cause instanceof Error ? (cause.stack ?? cause.message) : String(cause);
+    throw new Error(
+      `${report}\nGot: ${why}\nReplay: ${FUZZ_SEED_VAR}=${seed}` +
+        (details.counterexamplePath ? ` ${FUZZ_PATH_VAR}=${details.counterexamplePath}` : ''),
+    );
+  }
+  return { seed, runs: numRuns };
+}
