@@ -61,7 +61,7 @@ export class CdrReader {
   }
 
   uint32(field: string): number {
-    this.align(4);
+    this.align(4, field);
     this.need(4, field);
     const v = this.view.getUint32(this.offset, this.littleEndian);
     this.offset += 4;
@@ -69,7 +69,7 @@ export class CdrReader {
   }
 
   int32(field: string): number {
-    this.align(4);
+    this.align(4, field);
     this.need(4, field);
     const v = this.view.getInt32(this.offset, this.littleEndian);
     this.offset += 4;
@@ -77,7 +77,7 @@ export class CdrReader {
   }
 
   float64(field: string): number {
-    this.align(8);
+    this.align(8, field);
     this.need(8, field);
     const v = this.view.getFloat64(this.offset, this.littleEndian);
     this.offset += 8;
@@ -134,11 +134,12 @@ export class CdrReader {
     return view;
   }
 
-  private align(n: number): void {
+  /** `field`: the field the padding comes before, so a message cut there still names it. */
+  private align(n: number, field: string): void {
     // Alignment is relative to the start of the body, i.e. after the encapsulation header.
     const rel = this.offset - ENCAPSULATION_SIZE;
     const pad = (n - (rel % n)) % n;
-    this.need(pad, 'alignment padding');
+    this.need(pad, `alignment padding before ${field}`);
     this.offset += pad;
   }
 
