@@ -50,7 +50,8 @@ export function isImageEncoding(name: string): name is ImageEncoding {
 export function parseImageEncoding(name: string): ImageEncoding | undefined {
   const lower = name.toLowerCase();
   if (isImageEncoding(lower)) return lower;
-  return ALIASES[lower];
+  // Own keys only: a sender's "__proto__" or "constructor" must not find Object.prototype's.
+  return Object.prototype.hasOwnProperty.call(ALIASES, lower) ? ALIASES[lower] : undefined;
 }
 
 export function encodingLayout(encoding: ImageEncoding): EncodingLayout {

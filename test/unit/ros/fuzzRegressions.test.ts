@@ -5,6 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { decodeImage } from '../../../src/ros/imageCodec';
 import { decodeCompressedImage } from '../../../src/ros/compressedImageCodec';
+import { parseImageEncoding } from '../../../src/core/imageEncoding';
 import { writeCompressedImage, writeImage } from '../../support/rosMessageArbitraries';
 
 const header = { sec: 0, nanosec: 0, frameId: '' };
@@ -39,4 +40,23 @@ describe('decoder inputs found by the property suites', function () {
     });
   });
 
+  it('an encoding named like an Object property is unknown, not a TypeError (seed 20261127, path 34:0:0:0:0:0:0:0:0:0:0)', function () {
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      assert.equal(parseImageEncoding(name), undefined, name);
+      const bytes = writeImage(0x0001, {
+        header,
+        encoding: name,
+        width: 1,
+        height: 1,
+        step: 3,
+        isBigEndian: 0,
+        data: new Uint8Array(3),
+      });
+      assert.throws(() => decodeImage(bytes), {
+        name: 'FrameError',
+        message: `UNKNOWN_ENCODING: encoding "${name}" is not supported`,
+      });
+    }
+    assert.equal(parseImageEncoding('YUV422_YUY2'), 'yuyv');
+  });
 });
