@@ -3,13 +3,15 @@ import { FrameError } from './frameError';
 /** Bytes before the CDR body: representation id (2 bytes, big-endian) and options (2 bytes). */
 export const ENCAPSULATION_SIZE = 4;
 
-// Plain CDR (XCDR1) and plain XCDR2, big- and little-endian. Image and CompressedImage hold no
-// 8-byte members, so the two versions lay them out identically and one reader serves both.
-const REPRESENTATIONS: Readonly<Record<number, { littleEndian: boolean }>> = {
-  0x0000: { littleEndian: false },
-  0x0001: { littleEndian: true },
-  0x0006: { littleEndian: false },
-  0x0007: { littleEndian: true },
+// Plain CDR (XCDR1) and plain XCDR2, big- and little-endian. The two versions lay out the messages
+// we read (final structs, sequences of primitives: no DHEADER) alike but for one rule: XCDR2
+// aligns 8-byte values to 4 (DDS-XTypes 1.3: its largest alignment is 4), which moves the doubles
+// of CameraInfo.
+const REPRESENTATIONS: Readonly<Record<number, { littleEndian: boolean; align8: number }>> = {
+  0x0000: { littleEndian: false, align8: 8 },
+  0x0001: { littleEndian: true, align8: 8 },
+  0x0006: { littleEndian: false, align8: 4 },
+  0x0007: { littleEndian: true, align8: 4 },
 };
 
 /** Longest string we accept in a header (frame_id) or encoding field, in bytes. */
@@ -24,6 +26,8 @@ export class CdrReader {
   private offset = ENCAPSULATION_SIZE;
   private readonly view: DataView;
   readonly littleEndian: boolean;
+  /** Alignment of 8-byte values: 8 in XCDR1, 4 in XCDR2. */
+  private readonly align8: number;
 
   constructor(private readonly bytes: Uint8Array) {
     if (bytes.length < ENCAPSULATION_SIZE) {
@@ -42,6 +46,7 @@ export class CdrReader {
       );
     }
     this.littleEndian = known.littleEndian;
+    this.align8 = known.align8;
   }
 
   get position(): number {
@@ -77,7 +82,7 @@ export class CdrReader {
   }
 
   float64(field: string): number {
-    this.align(8, field);
+    this.align(this.align8, field);
     this.need(8, field);
     const v = this.view.getFloat64(this.offset, this.littleEndian);
     this.offset += 8;

@@ -70,9 +70,14 @@ export function writeCompressedImage(rep: CdrRepresentation, m: TestCompressedIm
   return writeHeader(new CdrTestWriter(rep), m.header).string(m.format).sequence(m.data).finish();
 }
 
-export function writeCameraInfo(rep: CdrRepresentation, m: TestCameraInfo): Uint8Array {
+/** `dLength`: the d.length to write instead of d's (a lying sender). */
+export function writeCameraInfo(
+  rep: CdrRepresentation,
+  m: TestCameraInfo,
+  dLength = m.d.length,
+): Uint8Array {
   const w = writeHeader(new CdrTestWriter(rep), m.header);
-  w.uint32(m.height).uint32(m.width).string(m.distortionModel).uint32(m.d.length);
+  w.uint32(m.height).uint32(m.width).string(m.distortionModel).uint32(dLength);
   for (const v of [...m.d, ...m.k, ...m.r, ...m.p]) w.float64(v);
   for (const v of [...m.binning, ...m.roi]) w.uint32(v);
   return w.uint8(m.doRectify).finish();

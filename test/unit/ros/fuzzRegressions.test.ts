@@ -6,7 +6,12 @@ import { strict as assert } from 'node:assert';
 import { decodeImage } from '../../../src/ros/imageCodec';
 import { decodeCompressedImage } from '../../../src/ros/compressedImageCodec';
 import { parseImageEncoding } from '../../../src/core/imageEncoding';
-import { writeCompressedImage, writeImage } from '../../support/rosMessageArbitraries';
+import { decodeCameraInfo } from '../../../src/ros/depthCodecs';
+import {
+  writeCameraInfo,
+  writeCompressedImage,
+  writeImage,
+} from '../../support/rosMessageArbitraries';
 
 const header = { sec: 0, nanosec: 0, frameId: '' };
 
@@ -58,5 +63,31 @@ describe('decoder inputs found by the property suites', function () {
       });
     }
     assert.equal(parseImageEncoding('YUV422_YUY2'), 'yuyv');
+  });
+
+  it('a CameraInfo in XCDR2 (0x0006 / 0x0007) reads its doubles 4-aligned (seed 20261127, path 5:0:0:...)', function () {
+    const info = {
+      header: { ...header, frameId: 'cam' },
+      height: 480,
+      width: 640,
+      distortionModel: 'plumb_bob',
+      d: [0.1, -0.2, 0.001, 0.002, 0.05],
+      k: [600, 0, 320, 0, 610, 240, 0, 0, 1],
+      r: [1, 0, 0, 0, 1, 0, 0, 0, 1],
+      p: [600, 0, 320, 0, 0, 610, 240, 0, 0, 0, 1, 0],
+      binning: [0, 0] as const,
+      roi: [0, 0, 0, 0] as const,
+      doRectify: 0,
+    };
+    for (const rep of [0x0000, 0x0001, 0x0006, 0x0007] as const) {
+      const f = decodeCameraInfo(writeCameraInfo(rep, info));
+      assert.deepEqual(f.info.d, info.d, `representation ${rep}`);
+      assert.deepEqual(f.info.k, info.k, `representation ${rep}`);
+    }
+    // "plumb_bob" ends at body offset 38, d's length at 44: XCDR1 pads d's first double to 48,
+    // XCDR2 starts it at 44; the rest follows unpadded in both.
+    const xcdr1 = writeCameraInfo(0x0001, info).length;
+    const xcdr2 = writeCameraInfo(0x0007, info).length;
+    assert.equal(xcdr1 - xcdr2, 4);
   });
 });
