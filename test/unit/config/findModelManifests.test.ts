@@ -33,12 +33,13 @@ describe('findModelManifests', function () {
     }
   });
 
-  it('lists the ten models bootstrap prepares in this repository', function () {
+  it('lists the thirteen models bootstrap prepares in this repository', function () {
     const root = REPO_ROOT;
     const names = findModelManifests(path.join(root, 'models'), { skipExamples: true }).map((p) =>
       path.basename(p),
     );
     assert.deepEqual(names, [
+      'deeplabv3-mobilenetv2-257.manifest.json',
       'deeplabv3-mobilenetv3-large-520.manifest.json',
       'hrnet-w32-256x192.manifest.json',
       'blazepose-full.manifest.json',
@@ -46,6 +47,8 @@ describe('findModelManifests', function () {
       'blazepose-lite.manifest.json',
       'selfie-segmentation-landscape.manifest.json',
       'selfie-segmentation.manifest.json',
+      'yolo11n-seg.manifest.json',
+      'yolo11n.manifest.json',
       'yolov8s-fall.manifest.json',
       'yolov8n-pose.manifest.json',
       'yolov8n-seg.manifest.json',
