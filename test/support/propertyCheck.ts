@@ -53,8 +53,32 @@ export function propertyCheck<Ts extends [unknown, ...unknown[]]>(
 ): { seed: number; runs: number } {
   const seed = seedFromEnv();
   const numRuns = runsFromEnv(runs);
+  return failed(fc.check(property, parameters(seed, numRuns)), seed, numRuns);
+}
+
+/** propertyCheck for an asynchronous property (one that awaits the addon, for instance). */
+export async function propertyCheckAsync<Ts extends [unknown, ...unknown[]]>(
+  property: fc.IAsyncProperty<Ts>,
+  runs = FUZZ_MIN_RUNS,
+): Promise<{ seed: number; runs: number }> {
+  const seed = seedFromEnv();
+  const numRuns = runsFromEnv(runs);
+  return failed(await fc.check(property, parameters(seed, numRuns)), seed, numRuns);
+}
+
+function parameters(
+  seed: number,
+  numRuns: number,
+): { seed: number; numRuns: number; path?: string } {
   const path = process.env[FUZZ_PATH_VAR] || undefined;
-  const details = fc.check(property, { seed, numRuns, path });
+  return path === undefined ? { seed, numRuns } : { seed, numRuns, path };
+}
+
+function failed<Ts>(
+  details: fc.RunDetails<Ts>,
+  seed: number,
+  numRuns: number,
+): { seed: number; runs: number } {
   if (details.failed) {
     const report = fc.defaultReportMessage(details) ?? 'property failed';
     const cause = details.errorInstance;
