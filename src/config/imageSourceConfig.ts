@@ -16,12 +16,23 @@ export const IMAGE_SOURCE_PARAMETERS = {
   ),
   rate_hz: spec(z.number().positive().max(1000), 10.0, 'fixed', 'frames per second'),
   frame_id: spec(z.string(), 'camera_optical_frame', 'fixed', "the frames' header.frame_id"),
-  encoding: spec(z.enum(['rgb8', 'bgr8', 'mono8']), 'rgb8', 'fixed', 'pixel encoding of image'),
+  encoding: spec(
+    z.enum(['rgb8', 'bgr8', 'mono8', 'yuyv']),
+    'rgb8',
+    'fixed',
+    'pixel encoding of image (yuyv: BT.601 limited range, as USB cameras send; an odd width loses its last column)',
+  ),
   max_side: spec(
     z.number().int().min(0).max(MAX_IMAGE_DIMENSION),
     0,
     'fixed',
     "longest side in pixels after resizing (0 keeps the photo's size)",
+  ),
+  wait_for_subscribers: spec(
+    z.number().int().min(0).max(100),
+    0,
+    'fixed',
+    'publish the first frame only once this many subscriptions matched image (0: at once); a restarted camera in a test then sends nothing before the node under test can receive it',
   ),
   loop: spec(z.boolean(), true, 'fixed', 'start over after the last photo (false: exit after it)'),
   publish_compressed: spec(

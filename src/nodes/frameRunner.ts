@@ -71,6 +71,12 @@ async function processFrame(
     const taken = performance.now();
     const frame = await work.frame.pixels();
     const decoded = performance.now();
+    // The engine plans each frame's resize from the frame itself (native PlanResize, the padding
+    // compared per call), so a camera that changed size needs nothing here but new tracks: the
+    // tracks' boxes are in the old size's pixels and would match nothing for track_buffer frames.
+    if (host.stats.noteFormat(frame.width, frame.height, frame.encoding) === 'resized') {
+      c.pipeline.resetTracking();
+    }
     const { result, timings } = await c.pipeline.run(frame, work.persons);
     const header = work.frame.header;
     const built = performance.now();

@@ -2,6 +2,7 @@ import type * as Rclnodejs from 'rclnodejs';
 import { encodeImage } from '../ros/imageCodec';
 import { stampNow } from '../ros/rosHeader';
 import { encodeCompressedImage } from '../ros/compressedImageCodec';
+import { matchedSubscriptions } from '../ros/matchedSubscriptions';
 import { createOutputPublisher, IMAGE_QOS } from '../ros/publisherQos';
 import { declareDescribedParameters } from '../ros/declareDescribedParameters';
 import { tableDescriptions } from '../config/parameterTable';
@@ -26,6 +27,7 @@ export class ImageSourceNode {
   private photos: DecodedPhoto[] = [];
   private index = 0;
   private timer: Rclnodejs.Timer | undefined;
+  private stopped = false;
   published = 0;
 
   constructor(rcl: typeof Rclnodejs, name = 'image_source') {
@@ -58,6 +60,12 @@ export class ImageSourceNode {
     this.photos = await Promise.all(
       files.map((f) => decodePhoto(f, this.config.encoding, this.config.max_side)),
     );
+    // Not awaited: the process spins the node only once start() returned, and the wait needs it.
+    void this.subscribers(this.config.wait_for_subscribers).then(() => this.publish(onDone));
+  }
+
+  private publish(onDone?: () => void): void {
+    if (this.stopped) return;
     this.node
       .getLogger()
       .info(
@@ -74,7 +82,21 @@ export class ImageSourceNode {
   }
 
   stop(): void {
+    this.stopped = true;
     this.timer?.cancel();
+  }
+
+  /** Resolves once `count` subscriptions matched `image` (at once for 0), or stop() is called. */
+  private subscribers(count: number): Promise<void> {
+    if (count <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      // The executor is the node's; a 50 ms timer reads the count where DDS updates it.
+      const poll = this.node.createTimer(50_000_000n, () => {
+        if (!this.stopped && matchedSubscriptions(this.rawPub) < count) return;
+        this.node.destroyTimer(poll);
+        resolve();
+      });
+    });
   }
 
   private publishNext(): void {

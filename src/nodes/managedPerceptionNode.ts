@@ -28,6 +28,7 @@ import { NodeStats } from './nodeStats';
 import { OperatorView } from './operatorView';
 import type { PipelineRegistry } from './pipelineRegistry';
 import { SpatialOutputs } from './spatialOutputs';
+import { type StaleInput, StaleInputs, type WatchedInput } from './staleInputs';
 import { TaskPublishers } from './taskPublishers';
 import { withFields } from '../core/withFields';
 
@@ -49,6 +50,8 @@ interface Active {
   readonly lease: CameraLease | undefined;
   readonly unfollow: (() => void) | undefined;
   readonly depth: DepthLease | undefined;
+  /** The input topics' silence (input_timeout_s), checked on the diagnostics tick. */
+  readonly inputs: StaleInputs;
 }
 
 const SESSION_HINT = 'deactivate the node, set it, then cleanup and configure again';
@@ -114,6 +117,8 @@ export class PerceptionNode {
     ctx.pipelines.register(this.name);
     this.diagnostics = new DiagnosticsPublisher(rcl, this.node, () =>
       nodeDiagnostics({
+        inputTimeoutS: this.inputTimeoutS,
+        staleInputs: this.checkInputs(),
         state: this.managed.state,
         transition: this.managed.transitionInProgress,
         configureError: this.configureError,
@@ -147,6 +152,28 @@ export class PerceptionNode {
   /** The `autostart` parameter: configure and activate right after start. */
   get autostart(): boolean {
     return this.values.autostart === true;
+  }
+
+  private get inputTimeoutS(): number {
+    return Number(this.values.input_timeout_s);
+  }
+
+  /**
+   * The inputs silent for input_timeout_s now; logs once when one goes stale and once when it
+   * resumes (this runs on the 1 Hz diagnostics tick, not per frame).
+   */
+  private checkInputs(): readonly StaleInput[] {
+    const inputs = this.active?.inputs;
+    if (!inputs) return [];
+    const { stale, wentStale, resumed } = inputs.update(performance.now(), this.inputTimeoutS);
+    const log = this.node.getLogger();
+    for (const r of resumed) {
+      log.info(`${r.what} on ${r.topic} again after up to ${r.silentS.toFixed(1)} s of silence`);
+    }
+    for (const w of wentStale) {
+      log.warn(`${StaleInputs.message(w)} (input_timeout_s ${this.inputTimeoutS})`);
+    }
+    return stale;
   }
 
   private inputName(): string {
@@ -285,7 +312,36 @@ export class PerceptionNode {
           qos: c.config.input_qos,
         })
       : undefined;
-    this.active = { mailbox, loop: runFrames(mailbox, c, this.frameHost), lease, unfollow, depth };
+    const watched: WatchedInput[] = [];
+    if (lease) {
+      watched.push({
+        what: c.config.input_transport === 'raw' ? 'image' : 'compressed image',
+        topic: lease.topic,
+        lastReceivedAt: () => lease.counters.lastReceivedAt,
+      });
+    }
+    if (depth) {
+      watched.push(
+        {
+          what: 'depth image',
+          topic: depth.depthTopic,
+          lastReceivedAt: () => depth.counters.depthLastReceivedAt,
+        },
+        {
+          what: 'CameraInfo',
+          topic: depth.cameraInfoTopic,
+          lastReceivedAt: () => depth.counters.cameraInfoLastReceivedAt,
+        },
+      );
+    }
+    this.active = {
+      mailbox,
+      loop: runFrames(mailbox, c, this.frameHost),
+      lease,
+      unfollow,
+      depth,
+      inputs: new StaleInputs(watched, performance.now()),
+    };
   }
 
   private async onDeactivate(): Promise<void> {

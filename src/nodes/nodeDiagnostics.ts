@@ -6,6 +6,7 @@ import type { PrimaryState } from '../ros/managedNode';
 import { type NodeStats, STAGES } from './nodeStats';
 import type { OperatorViewStats } from './operatorView';
 import type { SpatialStats } from './spatialOutputs';
+import { type StaleInput, StaleInputs } from './staleInputs';
 
 /** A node with `depth: true`: its depth input and what its 3D outputs did. */
 export interface DepthDiagnostics {
@@ -30,6 +31,10 @@ export interface NodeDiagnosticsInput {
   readonly stats: NodeStats;
   readonly view: OperatorViewStats | undefined;
   readonly depth: DepthDiagnostics | undefined;
+  /** input_timeout_s now (0: the check is off). */
+  readonly inputTimeoutS: number;
+  /** Input topics silent for input_timeout_s (StaleInputs), image first. */
+  readonly staleInputs: readonly StaleInput[];
   /** The process's memory (process.memoryUsage()): shared by the nodes of a container. */
   readonly memory: NodeJS.MemoryUsage;
 }
@@ -67,6 +72,12 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     processed: stats.processed,
     published: stats.published,
     dropped_stale: d.droppedStale,
+    // The newest frame's size and encoding, and how often they changed (each change re-plans the
+    // preprocessing on that frame and restarts tracking).
+    input_format: stats.inputFormat,
+    input_format_changes: stats.inputFormatChanges,
+    input_timeout_s: d.inputTimeoutS,
+    stale_inputs: d.staleInputs.map((s) => s.topic).join(', '),
     // Live tracks (tracking on): tracked = matched this frame, lost = kept for `track_buffer`
     // frames, tentative = seen once, not yet published. Empty when tracking is off.
     tracks_tracked: pipeline?.trackCounts?.tracked ?? '',
@@ -116,6 +127,10 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
   } else if (d.intake && d.intake.incompatiblePublishers.length > 0) {
     level = DIAG_WARN;
     message = `incompatible publisher: ${d.intake.incompatiblePublishers[0]}`;
+  } else if (d.staleInputs.length > 0) {
+    // A silent camera first: the depth WARN below would otherwise blame pairing for it.
+    level = DIAG_WARN;
+    message = d.staleInputs.map(StaleInputs.message).join('; ');
   } else if (d.depth?.spatial.lastMissing) {
     level = DIAG_WARN;
     message = `${NO_DEPTH_MESSAGE[d.depth.spatial.lastMissing](d.depth)}: results go out in 2D only`;

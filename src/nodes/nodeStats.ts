@@ -42,6 +42,9 @@ export type Stage = (typeof STAGES)[number];
 
 const WINDOW = 300;
 
+/** How a frame's size and encoding compare with the previous frame's. */
+export type FormatChange = 'first' | 'same' | 'resized' | 'reencoded';
+
 /** The last WINDOW samples of a stage, in ms: enough for a stable p95 at camera rates. */
 class Samples {
   private readonly values: number[] = [];
@@ -78,6 +81,10 @@ export class NodeStats {
   failed = 0;
   lastFailure = '';
   readonly errorsByKind = new Map<string, number>();
+  /** The newest frame's `WIDTHxHEIGHT encoding` ('' before the first), and how often it changed. */
+  inputFormat = '';
+  inputFormatChanges = 0;
+  private format = { width: 0, height: 0, encoding: '' };
   private readonly stages = new Map<Stage, Samples>(STAGES.map((s) => [s, new Samples()]));
   private last = { at: performance.now(), received: 0, published: 0 };
 
@@ -89,6 +96,25 @@ export class NodeStats {
     this.failed++;
     this.lastFailure = message;
     this.errorsByKind.set(kind, (this.errorsByKind.get(kind) ?? 0) + 1);
+  }
+
+  /**
+   * Notes a frame's size and encoding, and says how they differ from the previous frame's
+   * (`first` for the first frame). Compared as numbers: the text is built only when they change.
+   */
+  noteFormat(width: number, height: number, encoding: string): FormatChange {
+    const f = this.format;
+    if (f.width === width && f.height === height && f.encoding === encoding) return 'same';
+    const change: FormatChange =
+      f.encoding === ''
+        ? 'first'
+        : f.width !== width || f.height !== height
+          ? 'resized'
+          : 'reencoded';
+    this.format = { width, height, encoding };
+    this.inputFormat = `${width}x${height} ${encoding}`;
+    if (change !== 'first') this.inputFormatChanges++;
+    return change;
   }
 
   percentile(stage: Stage, q: number): number {

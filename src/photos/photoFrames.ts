@@ -3,12 +3,13 @@ import * as path from 'node:path';
 import { ConfigError } from '../core/configError';
 import type { Frame } from '../core/frame';
 import { loadSharp } from '../util/loadSharp';
+import { rgbToYuyv } from './rgbToYuyv';
 
 export interface DecodedPhoto {
   readonly name: string;
   readonly width: number;
   readonly height: number;
-  readonly encoding: 'rgb8' | 'bgr8' | 'mono8';
+  readonly encoding: 'rgb8' | 'bgr8' | 'mono8' | 'yuyv';
   readonly step: number;
   readonly data: Buffer;
   readonly jpeg: Buffer;
@@ -46,6 +47,20 @@ export async function decodePhoto(
   const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
   if (info.channels !== channels)
     throw new Error(`${file}: decoded ${info.channels} channels, expected ${channels}`);
+  if (encoding === 'yuyv') {
+    // A pixel pair shares its chroma: an odd width drops the last column.
+    const width = info.width & ~1;
+    const yuyv = rgbToYuyv({ data, width: info.width, height: info.height }, width);
+    return {
+      name: path.basename(file),
+      width,
+      height: info.height,
+      encoding,
+      step: width * 2,
+      data: yuyv,
+      jpeg: await jpegOf(file, width, info.height),
+    };
+  }
   if (encoding === 'bgr8') {
     for (let i = 0; i < data.length; i += 3) {
       const r = data[i]!;
@@ -53,11 +68,6 @@ export async function decodePhoto(
       data[i + 2] = r;
     }
   }
-  const jpeg = await sharp(file)
-    .rotate()
-    .resize(info.width, info.height)
-    .jpeg({ quality: 90 })
-    .toBuffer();
   return {
     name: path.basename(file),
     width: info.width,
@@ -65,8 +75,12 @@ export async function decodePhoto(
     encoding,
     step: info.width * channels,
     data,
-    jpeg,
+    jpeg: await jpegOf(file, info.width, info.height),
   };
+}
+
+function jpegOf(file: string, width: number, height: number): Promise<Buffer> {
+  return loadSharp()(file).rotate().resize(width, height).jpeg({ quality: 90 }).toBuffer();
 }
 
 /** A photo file as a packed rgb8 frame (EXIF orientation applied, as OpenCV's imread does). */

@@ -24,6 +24,9 @@ export interface DepthCounters {
   cameraInfoReceived: number;
   cameraInfoRejected: number;
   lastError?: string;
+  /** performance.now() of the newest depth image / CameraInfo, valid or not (stale-input check). */
+  depthLastReceivedAt: number | undefined;
+  cameraInfoLastReceivedAt: number | undefined;
 }
 
 /** Why a colour frame got no depth: counted per reason in the diagnostics. */
@@ -44,6 +47,8 @@ export class DepthIntake {
     depthRejected: 0,
     cameraInfoReceived: 0,
     cameraInfoRejected: 0,
+    depthLastReceivedAt: undefined,
+    cameraInfoLastReceivedAt: undefined,
   };
   private readonly recent: DepthFrame[] = [];
   private camera: CameraModel | undefined;
@@ -110,6 +115,7 @@ export class DepthIntake {
 
   private takeDepth(message: Buffer): void {
     this.counters.depthReceived++;
+    this.counters.depthLastReceivedAt = performance.now();
     try {
       this.recent.push(decodeDepthImage(message));
       if (this.recent.length > KEEP) this.recent.shift();
@@ -122,6 +128,7 @@ export class DepthIntake {
 
   private takeCameraInfo(message: Buffer): void {
     this.counters.cameraInfoReceived++;
+    this.counters.cameraInfoLastReceivedAt = performance.now();
     try {
       this.camera = CameraModel.fromCameraInfo(decodeCameraInfo(message).info);
       this.cameraError = '';

@@ -30,6 +30,11 @@ export interface IntakeCounters {
   incompatiblePublishers: string[];
   /** How the subscription takes frames: with one copy (`direct`) or rmw's two (`serialized`). */
   take: TakeKind;
+  /**
+   * performance.now() when the newest message arrived, valid or not (a camera sending bad frames
+   * is not silent); undefined before the first. The nodes' stale-input check reads it.
+   */
+  lastReceivedAt: number | undefined;
 }
 
 /**
@@ -44,6 +49,7 @@ export class ImageIntake {
     rejectedByCode: {},
     incompatiblePublishers: [],
     take: 'serialized',
+    lastReceivedAt: undefined,
   };
   private readonly subscription: Rclnodejs.Subscription;
   private readonly qosTimer: Rclnodejs.Timer | undefined;
@@ -86,6 +92,7 @@ export class ImageIntake {
   private handle(message: Buffer): void {
     const receivedAt = performance.now();
     this.counters.received++;
+    this.counters.lastReceivedAt = receivedAt;
     try {
       if (this.options.transport === 'raw') {
         this.onFrame({ kind: 'raw', frame: decodeImage(message), receivedAt });

@@ -1,5 +1,6 @@
 import type * as Rclnodejs from 'rclnodejs';
 import { createOutputPublisher, type OutputQos } from './publisherQos';
+import { matchedSubscriptions } from './matchedSubscriptions';
 
 export interface WatchedPublisherStats {
   /** Messages published. */
@@ -55,15 +56,4 @@ export class WatchedPublisher<T extends Rclnodejs.MessageTypeClassName> {
   destroy(): void {
     this.node.destroyPublisher(this.publisher);
   }
-}
-
-/**
- * rclnodejs' Publisher.subscriptionCount is a getter, though its typings declare a method; both
- * are read, so a future rclnodejs that follows its typings keeps working.
- */
-function matchedSubscriptions(publisher: object): number {
-  const count = (publisher as { subscriptionCount?: unknown }).subscriptionCount;
-  if (typeof count === 'function') return (count as () => number).call(publisher);
-  if (typeof count === 'number') return count;
-  throw new TypeError('rclnodejs Publisher has no subscriptionCount');
 }

@@ -57,6 +57,7 @@ describe('perception parameters', () => {
       'depth_max_m',
       'depth_min_m',
       'depth_slop_ms',
+      'input_timeout_s',
       'iou_threshold',
       'jpeg_quality',
       'max_detections',

@@ -25,4 +25,16 @@ describe('nodes/nodeStats', () => {
     assert.ok(Number.isNaN(s.percentile('head', 50)));
     assert.ok(Number.isNaN(s.percentile('publish', 50)));
   });
+
+  it('notes the input format: resized, re-encoded, the text and the count only on a change', () => {
+    const s = new NodeStats();
+    assert.equal(s.inputFormat, '');
+    assert.equal(s.noteFormat(640, 480, 'rgb8'), 'first');
+    assert.equal(s.noteFormat(640, 480, 'rgb8'), 'same');
+    assert.equal(s.noteFormat(640, 480, 'bgr8'), 'reencoded');
+    assert.equal(s.noteFormat(320, 240, 'yuyv'), 'resized');
+    assert.equal(s.noteFormat(320, 240, 'yuyv'), 'same');
+    assert.equal(s.inputFormat, '320x240 yuyv');
+    assert.equal(s.inputFormatChanges, 2);
+  });
 });

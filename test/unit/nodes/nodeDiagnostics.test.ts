@@ -1,0 +1,66 @@
+import * as assert from 'node:assert/strict';
+import { nodeDiagnostics, NodeDiagnosticsInput } from '../../../src/nodes/nodeDiagnostics';
+import { NodeStats } from '../../../src/nodes/nodeStats';
+import { DIAG_OK, DIAG_WARN } from '../../../src/ros/diagnosticsPublisher';
+
+const active = (over: Partial<NodeDiagnosticsInput> = {}): NodeDiagnosticsInput => ({
+  state: 'active',
+  transition: undefined,
+  configureError: '',
+  model: 'yolov8s-fall',
+  requestedProvider: 'cpu',
+  input: '/cam/image',
+  pipeline: undefined,
+  intake: undefined,
+  droppedStale: 0,
+  stats: new NodeStats(),
+  view: undefined,
+  depth: undefined,
+  inputTimeoutS: 2,
+  staleInputs: [],
+  memory: process.memoryUsage(),
+  ...over,
+});
+
+describe('nodes/nodeDiagnostics: stale input', () => {
+  it('WARNs naming each silent topic and its silence, OK again without; values say which and the timeout', () => {
+    const ok = nodeDiagnostics(active());
+    assert.equal(ok.level, DIAG_OK);
+    assert.equal(ok.values.stale_inputs, '');
+    assert.equal(ok.values.input_timeout_s, 2);
+    const stale = nodeDiagnostics(
+      active({
+        staleInputs: [
+          { what: 'image', topic: '/cam/image', silentS: 2.04 },
+          { what: 'CameraInfo', topic: '/cam/camera_info', silentS: 3.5 },
+        ],
+      }),
+    );
+    assert.equal(stale.level, DIAG_WARN);
+    assert.equal(
+      stale.message,
+      'no image on /cam/image for 2.0 s; no CameraInfo on /cam/camera_info for 3.5 s',
+    );
+    assert.equal(stale.values.stale_inputs, '/cam/image, /cam/camera_info');
+  });
+
+  it('an inactive node is not stale (its state says why nothing comes)', () => {
+    const d = nodeDiagnostics(
+      active({
+        state: 'inactive',
+        staleInputs: [{ what: 'image', topic: '/cam/image', silentS: 9 }],
+      }),
+    );
+    assert.equal(d.message, 'inactive');
+    assert.equal(d.level, DIAG_OK);
+  });
+
+  it('reports the input format and its changes', () => {
+    const stats = new NodeStats();
+    stats.noteFormat(640, 424, 'rgb8');
+    stats.noteFormat(320, 212, 'yuyv');
+    const d = nodeDiagnostics(active({ stats }));
+    assert.equal(d.values.input_format, '320x212 yuyv');
+    assert.equal(d.values.input_format_changes, 1);
+  });
+});
