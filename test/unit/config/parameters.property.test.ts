@@ -254,15 +254,13 @@ describe('the ROS parameter change gate: properties (fast-check)', function () {
     const gate = gatedNode(specs);
     propertyCheck(
       fc.property(
-        fc
-          .constantFrom(...names)
-          .chain((name) =>
-            valueOfType(rosTypeOf(specs[name]!)).map((value) => ({
-              name,
-              type: TYPE[rosTypeOf(specs[name]!)],
-              value,
-            })),
-          ),
+        fc.constantFrom(...names).chain((name) =>
+          valueOfType(rosTypeOf(specs[name]!)).map((value) => ({
+            name,
+            type: TYPE[rosTypeOf(specs[name]!)],
+            value,
+          })),
+        ),
         (p) => {
           const r = gate.set([p]);
           if (!r.successful)
