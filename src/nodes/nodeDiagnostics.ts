@@ -131,6 +131,10 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     // A silent camera first: the depth WARN below would otherwise blame pairing for it.
     level = DIAG_WARN;
     message = d.staleInputs.map(StaleInputs.message).join('; ');
+    // Colour frames still come, without depth or CameraInfo: say what that costs.
+    if (d.depth?.spatial.lastMissing && !d.staleInputs.some((s) => s.topic === d.input)) {
+      message += ': results go out in 2D only';
+    }
   } else if (d.depth?.spatial.lastMissing) {
     level = DIAG_WARN;
     message = `${NO_DEPTH_MESSAGE[d.depth.spatial.lastMissing](d.depth)}: results go out in 2D only`;

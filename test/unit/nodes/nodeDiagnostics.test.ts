@@ -44,6 +44,35 @@ describe('nodes/nodeDiagnostics: stale input', () => {
     assert.equal(stale.values.stale_inputs, '/cam/image, /cam/camera_info');
   });
 
+  it('depth: true: silent CameraInfo while colour frames come says they go out in 2D only', () => {
+    const depth = {
+      depthTopic: '/cam/depth',
+      cameraInfoTopic: '/cam/camera_info',
+      counters: undefined,
+      spatial: {
+        framesWithDepth: 0,
+        framesWithoutDepth: { no_camera_info: 12 },
+        detectionsWithoutDepth: 0,
+        markers: { published: 0, unwatched: 0 },
+        lastMissing: 'no_camera_info' as const,
+      },
+    };
+    const info = { what: 'CameraInfo', topic: '/cam/camera_info', silentS: 2.5 };
+    const d = nodeDiagnostics(active({ depth, staleInputs: [info] }));
+    assert.equal(d.level, DIAG_WARN);
+    assert.equal(
+      d.message,
+      'no CameraInfo on /cam/camera_info for 2.5 s: results go out in 2D only',
+    );
+    // The camera itself silent: nothing goes out at all, so no "2D only".
+    const image = { what: 'image', topic: '/cam/image', silentS: 2.5 };
+    const all = nodeDiagnostics(active({ depth, staleInputs: [image, info] }));
+    assert.equal(
+      all.message,
+      'no image on /cam/image for 2.5 s; no CameraInfo on /cam/camera_info for 2.5 s',
+    );
+  });
+
   it('an inactive node is not stale (its state says why nothing comes)', () => {
     const d = nodeDiagnostics(
       active({
