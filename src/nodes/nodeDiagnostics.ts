@@ -116,36 +116,56 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
 
   let level = DIAG_OK;
   let message = `${outputHz.toFixed(1)} fps`;
-  const fallback = models.find(
-    (m) => d.requestedProvider === 'htp' && !m.providerReport.fullyAccelerated,
-  );
   if (d.state === 'unconfigured') {
     level = d.configureError ? DIAG_ERROR : DIAG_WARN;
     message = d.configureError ? `configure failed: ${d.configureError}` : 'unconfigured';
   } else if (d.state !== 'active') {
     message = d.state;
-  } else if (d.intake && d.intake.incompatiblePublishers.length > 0) {
-    level = DIAG_WARN;
-    message = `incompatible publisher: ${d.intake.incompatiblePublishers[0]}`;
-  } else if (d.staleInputs.length > 0) {
-    // A silent camera first: the depth WARN below would otherwise blame pairing for it.
-    level = DIAG_WARN;
-    message = d.staleInputs.map(StaleInputs.message).join('; ');
-    // Colour frames still come, without depth or CameraInfo: say what that costs.
-    if (d.depth?.spatial.lastMissing && !d.staleInputs.some((s) => s.topic === d.input)) {
-      message += ': results go out in 2D only';
+  } else {
+    const warnings = activeWarnings(d);
+    if (warnings.length > 0) {
+      level = DIAG_WARN;
+      message = warnings.join('; ');
     }
-  } else if (d.depth?.spatial.lastMissing) {
-    level = DIAG_WARN;
-    message = `${NO_DEPTH_MESSAGE[d.depth.spatial.lastMissing](d.depth)}: results go out in 2D only`;
-  } else if (fallback) {
-    level = DIAG_WARN;
-    message = `HTP requested but ${fallback.providerReport.cpuNodes.length} graph nodes of ${fallback.name} run on the CPU`;
-  } else if (models.some((m) => m.providerReport.cpuInt8Saturates)) {
-    level = DIAG_WARN;
-    message = 'INT8 runs on CPU kernels that saturate on this CPU (no VNNI): accuracy suffers';
   }
   return { level, message, values };
+}
+
+/**
+ * Why an active node is not OK, most urgent first, every reason (a silent camera must not hide
+ * behind the HTP fallback every board with a CPU decode tail reports, nor the reverse).
+ */
+function activeWarnings(d: NodeDiagnosticsInput): string[] {
+  const out: string[] = [];
+  const models = d.pipeline?.models ?? [];
+  const fallback = models.find(
+    (m) => d.requestedProvider === 'htp' && !m.providerReport.fullyAccelerated,
+  );
+  if (d.intake && d.intake.incompatiblePublishers.length > 0) {
+    out.push(`incompatible publisher: ${d.intake.incompatiblePublishers[0]}`);
+  }
+  if (d.staleInputs.length > 0) {
+    const stale = d.staleInputs.map(StaleInputs.message).join('; ');
+    // Colour frames still come, without depth or CameraInfo: say what that costs. (With the
+    // camera silent, the last frame's reason for no depth is old news.)
+    const colourFlows = !d.staleInputs.some((s) => s.topic === d.input);
+    out.push(
+      d.depth?.spatial.lastMissing && colourFlows ? `${stale}: results go out in 2D only` : stale,
+    );
+  } else if (d.depth?.spatial.lastMissing) {
+    out.push(
+      `${NO_DEPTH_MESSAGE[d.depth.spatial.lastMissing](d.depth)}: results go out in 2D only`,
+    );
+  }
+  if (fallback) {
+    out.push(
+      `HTP requested but ${fallback.providerReport.cpuNodes.length} graph nodes of ${fallback.name} run on the CPU`,
+    );
+  }
+  if (models.some((m) => m.providerReport.cpuInt8Saturates)) {
+    out.push('INT8 runs on CPU kernels that saturate on this CPU (no VNNI): accuracy suffers');
+  }
+  return out;
 }
 
 const NO_DEPTH_MESSAGE: Readonly<

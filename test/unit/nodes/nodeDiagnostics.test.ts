@@ -73,6 +73,24 @@ describe('nodes/nodeDiagnostics: stale input', () => {
     );
   });
 
+  it('every WARN reason, most urgent first: an incompatible publisher, then the silence it causes', () => {
+    const intake = {
+      received: 0,
+      rejected: 0,
+      rejectedByCode: {},
+      incompatiblePublishers: ['/camera: it offers best effort, the node asks reliable'],
+      take: 'direct' as const,
+      lastReceivedAt: undefined,
+    };
+    const d = nodeDiagnostics(
+      active({ intake, staleInputs: [{ what: 'image', topic: '/cam/image', silentS: 3 }] }),
+    );
+    assert.equal(
+      d.message,
+      'incompatible publisher: /camera: it offers best effort, the node asks reliable; no image on /cam/image for 3.0 s',
+    );
+  });
+
   it('an inactive node is not stale (its state says why nothing comes)', () => {
     const d = nodeDiagnostics(
       active({
