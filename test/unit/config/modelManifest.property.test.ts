@@ -65,7 +65,7 @@ describe('model manifests: properties (fast-check)', function () {
         const m = parseModelManifest(shuffled(doc, seed), rel);
         assert.deepEqual(m, parseModelManifest(doc, rel));
       }),
-      200,
+      100,
     );
   });
 
@@ -74,7 +74,7 @@ describe('model manifests: properties (fast-check)', function () {
       fc.property(fc.jsonValue({ maxDepth: 3 }), (v) =>
         parseOrRefuse(v, 'any.manifest.json', JSON.stringify(v)),
       ),
-      3_000,
+      1_000,
     );
   });
 
@@ -92,7 +92,7 @@ describe('model manifests: properties (fast-check)', function () {
         }),
         (v) => parseOrRefuse(v, 'anything.manifest.json', 'fc.anything'),
       ),
-      2_000,
+      1_000,
     );
   });
 
@@ -125,7 +125,7 @@ describe('model manifests: properties (fast-check)', function () {
         },
       ),
       // A file write costs ~1 ms here: the parsing behind it has its 10,000 cases above.
-      500,
+      300,
     );
   });
 });

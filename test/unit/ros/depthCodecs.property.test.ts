@@ -7,7 +7,7 @@ import {
   type DepthFrame,
 } from '../../../src/ros/depthCodecs';
 import { CameraModel, CameraModelError } from '../../../src/depth/cameraModel';
-import { propertyCheck } from '../../support/propertyCheck';
+import { FUZZ_SIDE_RUNS, propertyCheck } from '../../support/propertyCheck';
 import { checkHostileOutcome } from '../../support/decodeOutcome';
 import {
   DEPTH_BYTES,
@@ -108,6 +108,7 @@ describe('depth Image and CameraInfo decoders: properties (fast-check)', functio
           }
         }
       }),
+      FUZZ_SIDE_RUNS,
     );
   });
 
@@ -178,6 +179,7 @@ describe('depth Image and CameraInfo decoders: properties (fast-check)', functio
           acceptDepth,
         ),
       ),
+      FUZZ_SIDE_RUNS,
     );
   });
 
@@ -198,6 +200,7 @@ describe('depth Image and CameraInfo decoders: properties (fast-check)', functio
         });
         acceptCameraInfo(f);
       }),
+      FUZZ_SIDE_RUNS,
     );
   });
 
@@ -225,7 +228,7 @@ describe('depth Image and CameraInfo decoders: properties (fast-check)', functio
           );
         },
       ),
-      2_000,
+      1_000,
     );
   });
 });

@@ -7,7 +7,7 @@ import {
   CompressedFrame,
 } from '../../../src/ros/compressedImageCodec';
 import { FrameError } from '../../../src/ros/frameError';
-import { propertyCheck } from '../../support/propertyCheck';
+import { FUZZ_SIDE_RUNS, propertyCheck } from '../../support/propertyCheck';
 import { assertViewInside, checkHostileOutcome } from '../../support/decodeOutcome';
 import {
   encoded,
@@ -137,6 +137,7 @@ describe('Image and CompressedImage decoders: properties (fast-check)', function
         assert.deepEqual(f.data, m.data);
         assertViewInside(f.data, bytes, 'data');
       }),
+      FUZZ_SIDE_RUNS,
     );
   });
 
@@ -158,6 +159,7 @@ describe('Image and CompressedImage decoders: properties (fast-check)', function
         );
         assert.equal(decodeImage(ours).data.length, m.data.length);
       }),
+      FUZZ_SIDE_RUNS,
     );
   });
 
@@ -179,6 +181,7 @@ describe('Image and CompressedImage decoders: properties (fast-check)', function
           acceptImage,
         ),
       ),
+      FUZZ_SIDE_RUNS,
     );
   });
 
@@ -199,6 +202,7 @@ describe('Image and CompressedImage decoders: properties (fast-check)', function
         });
         assert.deepEqual(new Uint8Array(ours), writeCompressedImage(0x0001, m));
       }),
+      FUZZ_SIDE_RUNS,
     );
   });
 

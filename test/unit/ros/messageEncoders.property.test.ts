@@ -97,9 +97,9 @@ function plain(v: unknown): unknown {
 
 /**
  * Cases per encoder: a message of a few detections is ~1 ms to generate, write, read and compare,
- * and these are our outputs, not hostile inputs: 1,000 each keeps the suite a few seconds.
+ * and these are our outputs, not hostile inputs: 500 each keeps the suite short.
  */
-const ROUND_TRIPS = 1_000;
+const ROUND_TRIPS = 500;
 
 describe('message encoders: round-trip properties (fast-check)', function () {
   it('Detection2DArray', function () {
