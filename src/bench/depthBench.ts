@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as Rclnodejs from 'rclnodejs';
-import type { PipelineResult } from '../core/pipelineResult';
+import { NO_STAGE_TIMINGS, type PipelineResult } from '../core/pipelineResult';
 import { CameraModel } from '../depth/cameraModel';
 import { DepthImage } from '../depth/depthImage';
 import { placeResult } from '../depth/placeResult';
@@ -58,15 +58,6 @@ const CAMERA = CameraModel.fromCameraInfo({
 });
 const OPTIONS = { range: { min: 0.1, max: 10 }, keypointMinScore: 0.5 };
 const HEADER = { stamp: { sec: 1, nanosec: 2 }, frameId: 'camera_optical_frame' };
-const NO_TIMINGS = {
-  preprocessMs: 0,
-  inferenceMs: 0,
-  queueMs: 0,
-  engineMs: 0,
-  headMs: 0,
-  totalMs: 0,
-  runs: 0,
-};
 
 /** 20 upright people in a 4 x 5 grid of the 640x640 letterboxed input (rows 80..560 are the frame). */
 const TWENTY: readonly StandinPerson[] = Array.from({ length: 20 }, (_, i) => ({
@@ -168,13 +159,13 @@ function stageWork(iterations: number): StageFigures[] {
   return [
     timeStage(
       '20 detections',
-      { task: 'detect', detections, timings: NO_TIMINGS },
+      { task: 'detect', detections, timings: NO_STAGE_TIMINGS },
       depth,
       iterations,
     ),
     timeStage(
       '5 poses (17 keypoints)',
-      { task: 'pose', poses, skeleton: COCO17, timings: NO_TIMINGS },
+      { task: 'pose', poses, skeleton: COCO17, timings: NO_STAGE_TIMINGS },
       depth,
       iterations,
     ),

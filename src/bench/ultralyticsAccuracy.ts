@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Detection, SegmentedDetection } from '../core/headResults';
-import type { PipelineResult } from '../core/pipelineResult';
+import { NO_STAGE_TIMINGS, type PipelineResult } from '../core/pipelineResult';
 import { resolveModelReference } from '../config/perceptionConfig';
 import { resolveModelManifest } from '../model/resolveModelManifest';
 import { packagePath } from '../packageRoot';
@@ -61,15 +61,7 @@ interface RefPhoto {
 }
 
 function referenceResult(task: 'detect' | 'segment', photo: RefPhoto): PipelineResult {
-  const timings = {
-    preprocessMs: 0,
-    inferenceMs: 0,
-    queueMs: 0,
-    engineMs: 0,
-    headMs: 0,
-    totalMs: 0,
-    runs: 0,
-  };
+  const timings = NO_STAGE_TIMINGS;
   const detections: Detection[] = photo.detections.map((d) => ({
     box: { x1: d.box[0], y1: d.box[1], x2: d.box[2], y2: d.box[3] },
     score: d.score,

@@ -17,6 +17,17 @@ export interface StageTimings {
   readonly runs: number;
 }
 
+/** The timings of a result no engine produced (a reference's, a synthetic one). */
+export const NO_STAGE_TIMINGS: StageTimings = {
+  preprocessMs: 0,
+  inferenceMs: 0,
+  queueMs: 0,
+  engineMs: 0,
+  headMs: 0,
+  totalMs: 0,
+  runs: 0,
+};
+
 /**
  * The keypoint order of a pose result: its name as PersonPose.skeleton carries it ('coco17',
  * 'blazepose33', or the model's name for a model-specific order) and the limbs to draw.
