@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything a fresh Debian 12 machine lacks, idempotently: each step in scripts/setup/
-# (run in name order) checks what is already there and does only what is missing.
+# (the NN-name.sh files, run in name order; other .sh files there are libraries the steps source)
+# checks what is already there and does only what is missing.
 #   scripts/bootstrap.sh            all steps
 #   scripts/bootstrap.sh 20-ros     only the steps whose names start with the given prefixes
 set -euo pipefail
@@ -16,7 +17,7 @@ else
   log "ROS 2: kilted from the PyPI wheels at .ros/venv (no ROS 2 environment sourced)"
 fi
 
-for step in scripts/setup/*.sh; do
+for step in scripts/setup/[0-9][0-9]-*.sh; do
   name="$(basename "$step" .sh)"
   if [ "$#" -gt 0 ]; then
     wanted=0
