@@ -48,10 +48,10 @@ describe('managed perception node: endurance of the lifecycle', function () {
       `      after cycle 1: ${mb(first.rssKb)} MB, ${first.fds} fds; median cycles 6-15: ${mb(early)} MB; median cycles ${CYCLES - 9}-${CYCLES}: ${mb(late)} MB (${(((late - early) / early) * 100).toFixed(1)} %); after cycle ${CYCLES}: ${last.fds} fds`,
     );
     assert.ok(late <= early * 1.05, `RSS grew ${mb(early)} -> ${mb(late)} MB`);
-    assert.ok(
-      samples.slice(1).every((s) => s.fds <= first.fds * 1.05),
-      `fds: ${samples.map((s) => s.fds).join(' ')}`,
-    );
+    // A leak grows the count for good; a descriptor DDS or libuv holds for a moment at one sample
+    // (CI on 2026-11-27: 44 everywhere, 47 once at cycle 46) is not one. Medians, as for RSS.
+    const lateFds = median(samples.slice(CYCLES - 10).map((s) => s.fds));
+    assert.ok(lateFds <= first.fds * 1.05, `fds: ${samples.map((s) => s.fds).join(' ')}`);
     assert.doesNotMatch(node.stdout() + node.stderr(), /\[(WARN|ERROR)\]/);
   });
 });

@@ -162,8 +162,13 @@ describe('a camera that goes away and comes back in another size and encoding', 
     assert.equal(ok.values.bad_frames, '0');
     assert.equal(ok.values.errors, '0', ok.values.last_error);
     const log = logSince(silentFrom);
-    assert.equal(count(log, /image on \S+ again after up to [0-9.]+ s of silence/), 1, log);
-    assert.equal(count(log, /no image on/), 1, log);
+    // One line when a silence starts and one when it ends, never one per report. A new camera
+    // process can stall again after its first frame on a loaded machine (CI: 2.1 s, logged once
+    // and resolved once), so silences are counted in pairs rather than assumed to be one.
+    const silences = count(log, /no image on \S+ for [0-9.]+ s \(input_timeout_s 2\)/);
+    assert.ok(silences >= 1, log);
+    assert.equal(count(log, /image on \S+ again after up to [0-9.]+ s of silence/), silences, log);
+    assert.equal(count(log, /no image on/), silences, log);
 
     // bgr8 at 480x318, swapped in at once: a third size and encoding.
     await camera!.stop();
