@@ -11,8 +11,10 @@
  * graph output, and a metadata entry records the cut. Field numbers follow onnx/onnx.proto.
  */
 import { Buffer } from 'node:buffer';
-import { bufferSource, Cursor, OnnxFormatError } from './readOnnxModel';
-import { metadataPropsBytes, varint } from './onnxWriter';
+import { bufferSource } from './byteSource';
+import { fieldSpans, type FieldSpan, lengthDelimited } from './protoSpans';
+import { Cursor, OnnxFormatError } from './readOnnxModel';
+import { metadataPropsBytes } from './onnxWriter';
 
 /** The metadata key a cut file carries: which tensor it ends at, and what was removed. */
 export const RAW_HEAD_METADATA_KEY = 'htp_perception_raw_head';
@@ -37,17 +39,8 @@ export interface RawHeadCut {
   readonly embeddedNms: EmbeddedNms;
 }
 
-interface Span {
-  /** From the field's tag to its end. */
-  readonly from: number;
-  readonly to: number;
-  readonly no: number;
-  readonly start: number;
-  readonly len: number;
-}
-
 interface NodeInfo {
-  readonly span: Span;
+  readonly span: FieldSpan;
   readonly name: string;
   readonly opType: string;
   readonly inputs: readonly string[];
@@ -55,27 +48,17 @@ interface NodeInfo {
   /** Transpose's perm, when the node has one. */
   readonly perm: readonly number[] | undefined;
   /** A Constant's `value` tensor, when the node has one. */
-  readonly value: Span | undefined;
+  readonly value: FieldSpan | undefined;
   readonly hasSubgraph: boolean;
 }
 
-function spans(c: Cursor): Span[] {
-  const out: Span[] = [];
-  while (!c.done) {
-    const from = c.pos;
-    const f = c.field();
-    out.push({ from, to: c.pos, no: f.no, start: f.start, len: f.wire === 2 ? f.len : 0 });
-  }
-  return out;
-}
-
-function readNode(c: Cursor, span: Span): NodeInfo {
+function readNode(c: Cursor, span: FieldSpan): NodeInfo {
   const inputs: string[] = [];
   const outputs: string[] = [];
   let name = '';
   let opType = '';
   let perm: number[] | undefined;
-  let value: Span | undefined;
+  let value: FieldSpan | undefined;
   let hasSubgraph = false;
   while (!c.done) {
     const f = c.field();
@@ -89,7 +72,7 @@ function readNode(c: Cursor, span: Span): NodeInfo {
       const a = c.sub(f);
       let attr = '';
       const ints: number[] = [];
-      let t: Span | undefined;
+      let t: FieldSpan | undefined;
       while (!a.done) {
         const from = a.pos;
         const af = a.field();
@@ -110,7 +93,7 @@ function readNode(c: Cursor, span: Span): NodeInfo {
 }
 
 /** A TensorProto holding one float32 (raw_data or float_data): its value, else undefined. */
-function floatScalar(buf: Buffer, t: Span): number | undefined {
+function floatScalar(buf: Buffer, t: FieldSpan): number | undefined {
   const c = new Cursor(bufferSource(buf), t.start, t.start + t.len);
   let dataType = 0;
   let elements = 1;
@@ -135,7 +118,7 @@ function embeddedNms(
   buf: Buffer,
   removed: readonly NodeInfo[],
   producer: ReadonlyMap<string, NodeInfo>,
-  initializers: ReadonlyMap<string, Span>,
+  initializers: ReadonlyMap<string, FieldSpan>,
 ): EmbeddedNms {
   const scalar = (name: string | undefined): number | undefined => {
     if (name === undefined || name === '') return undefined;
@@ -166,10 +149,6 @@ function messageName(c: Cursor, field: number): string {
   return '';
 }
 
-function lengthDelimited(no: number, payload: Buffer): Buffer {
-  return Buffer.concat([Buffer.from([...varint(no * 8 + 2), ...varint(payload.length)]), payload]);
-}
-
 /**
  * The file's bytes cut at the raw head. Throws OnnxFormatError, naming what is missing, when the
  * file is not an Ultralytics `nms=True` export (no NonMaxSuppression, no Transpose [0, 2, 1] of a
@@ -178,13 +157,13 @@ function lengthDelimited(no: number, payload: Buffer): Buffer {
 export function cutAtRawHead(model: Uint8Array): RawHeadCut {
   const buf = Buffer.from(model.buffer, model.byteOffset, model.byteLength);
   const top = new Cursor(bufferSource(buf), 0, buf.length);
-  const modelFields = spans(top);
+  const modelFields = fieldSpans(top);
   const graphs = modelFields.filter((f) => f.no === 7);
   if (graphs.length !== 1) throw new OnnxFormatError(`expected one graph, found ${graphs.length}`);
   const graph = graphs[0]!;
   const g = new Cursor(bufferSource(buf), graph.start, graph.start + graph.len);
-  const graphFields = spans(g);
-  const text = (s: Span, field: number) =>
+  const graphFields = fieldSpans(g);
+  const text = (s: FieldSpan, field: number) =>
     messageName(new Cursor(bufferSource(buf), s.start, s.start + s.len), field);
 
   const nodes = graphFields
@@ -267,7 +246,9 @@ export function cutAtRawHead(model: Uint8Array): RawHeadCut {
     } else if (f.no === 12) {
       if (!outputsWritten) {
         parts.push(
-          lengthDelimited(12, buf.subarray(headInfo.start, headInfo.start + headInfo.len)),
+          Buffer.concat(
+            lengthDelimited(12, [buf.subarray(headInfo.start, headInfo.start + headInfo.len)]),
+          ),
         );
         for (const s of outputSpans.slice(1)) parts.push(buf.subarray(s.from, s.to));
         outputsWritten = true;
@@ -279,7 +260,7 @@ export function cutAtRawHead(model: Uint8Array): RawHeadCut {
       parts.push(bytes);
     }
   }
-  const newGraph = lengthDelimited(7, Buffer.concat(parts));
+  const newGraph = Buffer.concat(lengthDelimited(7, parts));
   const modelParts: Buffer[] = modelFields.map((f) =>
     f.no === 7 ? newGraph : buf.subarray(f.from, f.to),
   );

@@ -12,7 +12,9 @@
  * byte ranges, never decoded. Field numbers follow onnx/onnx.proto.
  */
 import { Buffer } from 'node:buffer';
-import { bufferSource, Cursor, OnnxFormatError } from './readOnnxModel';
+import { bufferSource } from './byteSource';
+import { fieldSpans, type FieldSpan, lengthDelimited, tagBytes } from './protoSpans';
+import { Cursor, OnnxFormatError } from './readOnnxModel';
 import { varint } from './onnxWriter';
 
 export interface InputQuantization {
@@ -46,26 +48,6 @@ interface NodeInfo {
   readonly domain: string;
   readonly attributeNames: readonly string[];
   readonly hasSubgraph: boolean;
-}
-
-interface Span {
-  /** From the field's tag to its end. */
-  readonly from: number;
-  readonly to: number;
-  readonly no: number;
-  /** Payload of a length-delimited field. */
-  readonly start: number;
-  readonly len: number;
-}
-
-function fields(c: Cursor): Span[] {
-  const out: Span[] = [];
-  while (!c.done) {
-    const from = c.pos;
-    const f = c.field();
-    out.push({ from, to: c.pos, no: f.no, start: f.start, len: f.wire === 2 ? f.len : 0 });
-  }
-  return out;
 }
 
 function readNode(c: Cursor, index: number): NodeInfo {
@@ -145,16 +127,6 @@ function readScalarInitializer(c: Cursor, buf: Buffer): { name: string; init: Sc
   return { name, init: { dataType, elements, value } };
 }
 
-function tag(no: number, wire: number): number[] {
-  return varint(no * 8 + wire);
-}
-
-/** Header plus the parts themselves (views into the source, not copies). */
-function lengthDelimited(no: number, parts: readonly Buffer[]): Buffer[] {
-  const len = parts.reduce((n, p) => n + p.length, 0);
-  return [Buffer.from([...tag(no, 2), ...varint(len)]), ...parts];
-}
-
 function textField(no: number, s: string): Buffer {
   const b = Buffer.from(s, 'utf8');
   return Buffer.concat(lengthDelimited(no, [b]));
@@ -169,9 +141,9 @@ function withVarint(
 ): Buffer {
   const c = new Cursor(bufferSource(buf), span.start, span.start + span.len);
   const out: Buffer[] = [];
-  for (const f of fields(c)) {
+  for (const f of fieldSpans(c)) {
     if (f.no !== path[0]) out.push(buf.subarray(f.from, f.to));
-    else if (path.length === 1) out.push(Buffer.from([...tag(f.no, 0), ...varint(value)]));
+    else if (path.length === 1) out.push(Buffer.from([...tagBytes(f.no, 0), ...varint(value)]));
     else out.push(...lengthDelimited(f.no, [withVarint(buf, f, path.slice(1), value)]));
   }
   return Buffer.concat(out);
@@ -188,9 +160,9 @@ export function foldInputQuantize(model: Uint8Array, source = 'model'): FoldInpu
   const buf = Buffer.from(model.buffer, model.byteOffset, model.byteLength);
   const src = bufferSource(buf);
   const no = (reason: string): FoldInputResult => ({ folded: false, reason });
-  let top: Span[];
+  let top: FieldSpan[];
   try {
-    top = fields(new Cursor(src, 0, buf.length));
+    top = fieldSpans(new Cursor(src, 0, buf.length));
   } catch (e) {
     if (e instanceof OnnxFormatError)
       throw new OnnxFormatError(`${source}: not an ONNX model (${e.message})`);
@@ -199,11 +171,11 @@ export function foldInputQuantize(model: Uint8Array, source = 'model'): FoldInpu
   const graphs = top.filter((f) => f.no === 7);
   if (graphs.length !== 1) throw new OnnxFormatError(`${source}: not an ONNX model (no graph)`);
   const graph = graphs[0]!;
-  const gfields = fields(new Cursor(src, graph.start, graph.start + graph.len));
+  const gfields = fieldSpans(new Cursor(src, graph.start, graph.start + graph.len));
 
   const nodes: NodeInfo[] = [];
   const inits = new Map<string, ScalarInit>();
-  const inputs: { span: Span; name: string; elemType: number }[] = [];
+  const inputs: { span: FieldSpan; name: string; elemType: number }[] = [];
   const outputs = new Set<string>();
   for (const f of gfields) {
     const c = new Cursor(src, f.start, f.start + f.len);
@@ -281,7 +253,7 @@ export function foldInputQuantize(model: Uint8Array, source = 'model'): FoldInpu
         graphOut.push(raw);
         continue;
       }
-      const parts = fields(new Cursor(src, f.start, f.start + f.len)).map((nf) => {
+      const parts = fieldSpans(new Cursor(src, f.start, f.start + f.len)).map((nf) => {
         if (nf.no !== 1) return buf.subarray(nf.from, nf.to);
         const name = buf.toString('utf8', nf.start, nf.start + nf.len);
         return name === y ? textField(1, x.name) : buf.subarray(nf.from, nf.to);
@@ -310,7 +282,7 @@ export function foldInputQuantize(model: Uint8Array, source = 'model'): FoldInpu
   };
 }
 
-function valueInfoName(buf: Buffer, f: Span): string {
+function valueInfoName(buf: Buffer, f: FieldSpan): string {
   const c = new Cursor(bufferSource(buf), f.start, f.start + f.len);
   while (!c.done) {
     const v = c.field();

@@ -10,6 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { bufferSource, type ByteSource, fileSource } from './byteSource';
 
 export class OnnxFormatError extends Error {
   override readonly name = 'OnnxFormatError';
@@ -55,44 +56,6 @@ export interface OnnxModelInfo {
   readonly initializerCount: number;
   /** Files named by initializers stored outside the model (relative to the model's folder). */
   readonly externalDataFiles: readonly string[];
-}
-
-/** Random access to the bytes of a model: a Buffer, or a file read through a window. */
-export interface ByteSource {
-  readonly length: number;
-  /** `len` bytes at `pos` (a view; valid until the next call). */
-  bytes(pos: number, len: number): Uint8Array;
-}
-
-export function bufferSource(buf: Uint8Array): ByteSource {
-  return {
-    length: buf.length,
-    bytes: (pos, len) => buf.subarray(pos, pos + len),
-  };
-}
-
-// Small: between two reads the reader usually skips a weight payload, so a large window is wasted.
-const WINDOW = 1 << 13;
-
-function fileSource(fd: number, length: number): ByteSource {
-  let window = Buffer.alloc(0);
-  let start = 0;
-  return {
-    length,
-    bytes(pos, len) {
-      if (pos >= start && pos + len <= start + window.length) {
-        return window.subarray(pos - start, pos - start + len);
-      }
-      // Only metadata strings and headers are read here, so a larger-than-window read is rare
-      // (a long names dictionary): it gets a window of its own size.
-      window = Buffer.alloc(Math.min(Math.max(len, WINDOW), length - pos));
-      const n = fs.readSync(fd, window, 0, window.length, pos);
-      window = window.subarray(0, n);
-      start = pos;
-      if (n < len) throw new OnnxFormatError(`truncated at byte ${pos + n}`);
-      return window.subarray(0, len);
-    },
-  };
 }
 
 export interface Field {
@@ -409,7 +372,10 @@ export function readOnnxModel(file: string): OnnxModelInfo {
   }
   let info: OnnxModelInfo;
   try {
-    info = readModel(fileSource(fd, fs.fstatSync(fd).size), file);
+    info = readModel(
+      fileSource(fd, fs.fstatSync(fd).size, (at) => new OnnxFormatError(`truncated at byte ${at}`)),
+      file,
+    );
   } finally {
     fs.closeSync(fd);
   }

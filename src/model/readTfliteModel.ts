@@ -21,6 +21,7 @@
  */
 import * as fs from 'node:fs';
 import * as zlib from 'node:zlib';
+import { bufferSource, type ByteSource, fileSource } from './byteSource';
 
 export class TfliteFormatError extends Error {
   override readonly name = 'TfliteFormatError';
@@ -149,40 +150,6 @@ export const TFLITE_READ_LIMITS = {
   /** Entries of the appended zip archive. */
   zipEntries: 1000,
 };
-
-/** Random access to the bytes of a file: a Buffer, or a file read through a window. */
-interface ByteSource {
-  readonly length: number;
-  /** `len` bytes at `pos`, already checked to lie within the source (a view, valid until the next call). */
-  bytes(pos: number, len: number): Uint8Array;
-}
-
-function bufferSource(buf: Uint8Array): ByteSource {
-  return { length: buf.length, bytes: (pos, len) => buf.subarray(pos, pos + len) };
-}
-
-// Flatbuffer tables sit close together (the metadata at the start of the file, tensor tables in
-// the subgraph): a small window serves runs of reads; the weights between are never read.
-const WINDOW = 1 << 13;
-
-function fileSource(fd: number, length: number): ByteSource {
-  let window = Buffer.alloc(0);
-  let start = 0;
-  return {
-    length,
-    bytes(pos, len) {
-      if (pos >= start && pos + len <= start + window.length) {
-        return window.subarray(pos - start, pos - start + len);
-      }
-      window = Buffer.alloc(Math.min(Math.max(len, WINDOW), length - pos));
-      const n = fs.readSync(fd, window, 0, window.length, pos);
-      window = window.subarray(0, n);
-      start = pos;
-      if (n < len) throw new TfliteFormatError(`the file ends at byte ${pos + n} while being read`);
-      return window.subarray(0, len);
-    },
-  };
-}
 
 /** Counts what the walk visits, so that no file can make it long. */
 class Budget {
@@ -806,7 +773,15 @@ export function readTfliteModel(file: string): TfliteModelInfo {
   }
   try {
     const size = fs.fstatSync(fd).size;
-    return withSource(file, () => readModel(fileSource(fd, size)));
+    return withSource(file, () =>
+      readModel(
+        fileSource(
+          fd,
+          size,
+          (at) => new TfliteFormatError(`the file ends at byte ${at} while being read`),
+        ),
+      ),
+    );
   } finally {
     fs.closeSync(fd);
   }
