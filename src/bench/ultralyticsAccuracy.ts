@@ -146,13 +146,13 @@ async function main(): Promise<void> {
   const references = new Map<string, RefPhoto[]>();
   for (const spec of specs) {
     const manifestPath = resolveModelReference(spec.ours);
+    const manifest = resolveModelManifest(manifestPath);
     for (const precision of ['fp32', 'int8'] as const) {
       const thresholds = {
         ...DEFAULT_THRESHOLDS,
         score: conf,
         iou: spec.iou ?? DEFAULT_THRESHOLDS.iou,
       };
-      const manifest = resolveModelManifest(manifestPath);
       if (precision === 'int8' && manifest.modelPaths.int8 === undefined) continue;
       const pipeline = await ModelPipeline.load(
         manifestPath,

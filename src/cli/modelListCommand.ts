@@ -36,12 +36,6 @@ export interface ModelListEntry {
   readonly error?: string;
 }
 
-/** The default `model` parameter's manifest name, compared by name so a path default also counts. */
-function defaultModelName(): string {
-  const d = PERCEPTION_PARAMETERS.model.default;
-  return path.basename(d).replace(/\.manifest\.json$/, '');
-}
-
 function present(m: ModelManifest): string[] {
   const dir = path.dirname(m.manifestPath);
   const files: string[] = [];
@@ -57,7 +51,8 @@ function present(m: ModelManifest): string[] {
 export function listModels(env: NodeJS.ProcessEnv = process.env): ModelListEntry[] {
   const seen = new Set<string>();
   const entries: ModelListEntry[] = [];
-  const def = defaultModelName();
+  // The default is a model name, looked up on the same search path.
+  const def = PERCEPTION_PARAMETERS.model.default;
   for (const { dir } of modelSearchPath(env)) {
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) continue;
     for (const file of findModelManifests(dir, { skipExamples: true })) {

@@ -125,11 +125,8 @@ async function main(): Promise<void> {
     );
   // Top-down pose needs person boxes: the nodes' default detector provides them when it is loaded,
   // else the first pretrained detector.
-  const defaultDetector = path
-    .basename(PERCEPTION_PARAMETERS.model.default)
-    .replace(/\.manifest\.json$/, '');
   const detector =
-    pipelines.find((p) => p.name === defaultDetector) ??
+    pipelines.find((p) => p.name === PERCEPTION_PARAMETERS.model.default) ??
     pipelines.find((p) => p.manifest.task === 'detect' && p.manifest.weights === 'pretrained') ??
     pipelines.find((p) => p.manifest.task === 'detect');
   const order = [...pipelines].sort(
