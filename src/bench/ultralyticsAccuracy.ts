@@ -1,5 +1,5 @@
 /**
- * npm run bench:ultralytics [-- --models yolo11n,yolo11n-seg] [--photos DIR[,DIR...]]
+ * npm run bench:ultralytics [-- --models MODEL[=REF.onnx][@IOU],...] [--photos DIR[,DIR...]]
  *                              [--conf C] [--json FILE]
  *
  * Our pipeline against Ultralytics' own predict() on the same ONNX file (issue 34): both read the
@@ -30,7 +30,7 @@ import { parseSpecs } from './comparisonSpecs';
 import { decodeRuns, type RunLengthMask } from './maskRuns';
 import { ensureUltralytics } from './ultralyticsSide';
 
-const HELP = `usage: npm run bench:ultralytics -- [--models A,B] [--photos DIR[,DIR...]] [--conf C] [--json FILE]
+const HELP = `usage: npm run bench:ultralytics -- [--models MODEL[=REF.onnx][@IOU],...] [--photos DIR[,DIR...]] [--conf C] [--json FILE]
 
 Our pipeline (FP32 and INT8, CPU) against Ultralytics' predict() on the same ONNX file, on photos:
 detections matched one to one (same class, IoU >= 0.5), box IoU, score differences, mask IoU.
