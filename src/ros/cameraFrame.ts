@@ -1,5 +1,6 @@
 import { loadSharp } from '../util/loadSharp';
 import type { Frame } from '../core/frame';
+import { FrameError } from './frameError';
 import type { IntakeFrame } from './imageIntake';
 import type { RosHeader } from './rosHeader';
 
@@ -44,15 +45,26 @@ export function cameraFrame(item: IntakeFrame, sequence: number): CameraFrame {
     receivedAt: item.receivedAt,
     sequence,
     transport: 'compressed',
-    pixels: () => (decoded ??= decodeToRgb(item.frame.data)),
+    pixels: () => (decoded ??= decodeToRgb(item.frame.data, item.frame.format)),
   };
 }
 
-async function decodeToRgb(encoded: Uint8Array): Promise<Frame> {
-  const { data, info } = await loadSharp()(encoded)
-    .removeAlpha()
-    .toColourspace('srgb')
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+async function decodeToRgb(encoded: Uint8Array, format: string): Promise<Frame> {
+  let out;
+  try {
+    out = await loadSharp()(encoded)
+      .removeAlpha()
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } catch (e) {
+    // A camera's bytes, not our fault: counted by this code (errors_by_kind), not as sharp's
+    // generic Error. The format string is only the sender's claim; sharp reads the data's magic.
+    throw new FrameError(
+      'UNDECODABLE',
+      `compressed image data (format "${format.slice(0, 64)}", ${encoded.length} bytes) does not decode: ${e instanceof Error ? e.message.trim() : String(e)}`,
+    );
+  }
+  const { data, info } = out;
   return { data, width: info.width, height: info.height, step: info.width * 3, encoding: 'rgb8' };
 }

@@ -40,7 +40,9 @@ export class DepthHub {
           this.rcl,
           node,
           { depthTopic, cameraInfoTopic, qos: input.qos },
-          (code, message) => warnings.report(code, message),
+          // Keyed per input: a flood of bad depth frames must not hide a CameraInfo's defect
+          // of the same code (or the reverse) for the throttle's period.
+          (which, code, message) => warnings.report(`${which} ${code}`, message),
         ),
       };
       this.intakes.set(key, shared);

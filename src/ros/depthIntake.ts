@@ -7,7 +7,7 @@
 import type * as Rclnodejs from 'rclnodejs';
 import { CameraModel, CameraModelError } from '../depth/cameraModel';
 import { decodeCameraInfo, decodeDepthImage, DepthFrame } from './depthCodecs';
-import { FrameError } from './frameError';
+import { FrameError, type FrameErrorCode } from './frameError';
 import { makeQos, QosName } from './qosProfile';
 import { rawSubscriptionOptions } from './directTake';
 import type { RosTime } from './rosHeader';
@@ -18,11 +18,19 @@ export interface DepthInput {
   readonly qos: QosName;
 }
 
+/** Why a depth image or CameraInfo was dropped: a FrameError code, or a CameraInfo no camera fits. */
+export type DepthRejectReason = FrameErrorCode | 'BAD_CAMERA_INFO';
+
+/** Which of the two subscriptions a rejected message came on. */
+export type DepthInputKind = 'depth' | 'camera_info';
+
 export interface DepthCounters {
   depthReceived: number;
   depthRejected: number;
+  depthRejectedByCode: Partial<Record<DepthRejectReason, number>>;
   cameraInfoReceived: number;
   cameraInfoRejected: number;
+  cameraInfoRejectedByCode: Partial<Record<DepthRejectReason, number>>;
   lastError?: string;
   /** performance.now() of the newest depth image / CameraInfo, valid or not (stale-input check). */
   depthLastReceivedAt: number | undefined;
@@ -45,8 +53,10 @@ export class DepthIntake {
   readonly counters: DepthCounters = {
     depthReceived: 0,
     depthRejected: 0,
+    depthRejectedByCode: {},
     cameraInfoReceived: 0,
     cameraInfoRejected: 0,
+    cameraInfoRejectedByCode: {},
     depthLastReceivedAt: undefined,
     cameraInfoLastReceivedAt: undefined,
   };
@@ -60,7 +70,11 @@ export class DepthIntake {
     rcl: typeof Rclnodejs,
     private readonly node: Rclnodejs.Node,
     input: DepthInput,
-    private readonly onReject: (code: string, message: string) => void,
+    private readonly onReject: (
+      input: DepthInputKind,
+      code: DepthRejectReason,
+      message: string,
+    ) => void,
   ) {
     const qos = makeQos(rcl, input.qos);
     this.depthSub = node.createSubscription(
@@ -122,7 +136,9 @@ export class DepthIntake {
     } catch (e) {
       if (!(e instanceof FrameError)) throw e;
       this.counters.depthRejected++;
-      this.reject(e.code, `dropped a bad depth frame on ${this.depthTopic}: ${e.message}`);
+      const by = this.counters.depthRejectedByCode;
+      by[e.code] = (by[e.code] ?? 0) + 1;
+      this.reject('depth', e.code, `dropped a bad depth frame on ${this.depthTopic}: ${e.message}`);
     }
   }
 
@@ -137,13 +153,19 @@ export class DepthIntake {
       this.counters.cameraInfoRejected++;
       this.camera = undefined;
       this.cameraError = e.message;
-      const code = e instanceof FrameError ? e.code : 'BAD_CAMERA_INFO';
-      this.reject(code, `dropped a bad CameraInfo on ${this.cameraInfoTopic}: ${e.message}`);
+      const code: DepthRejectReason = e instanceof FrameError ? e.code : 'BAD_CAMERA_INFO';
+      const by = this.counters.cameraInfoRejectedByCode;
+      by[code] = (by[code] ?? 0) + 1;
+      this.reject(
+        'camera_info',
+        code,
+        `dropped a bad CameraInfo on ${this.cameraInfoTopic}: ${e.message}`,
+      );
     }
   }
 
-  private reject(code: string, message: string): void {
+  private reject(input: DepthInputKind, code: DepthRejectReason, message: string): void {
     this.counters.lastError = message;
-    this.onReject(code, message);
+    this.onReject(input, code, message);
   }
 }

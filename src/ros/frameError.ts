@@ -1,4 +1,7 @@
-/** Why a serialized image message was rejected. Stable strings: counted in diagnostics and tests. */
+/**
+ * Why a received message (image, depth image, CameraInfo) was rejected, or a compressed image's
+ * data could not be decoded. Stable strings: counted per reason in diagnostics and tests.
+ */
 export type FrameErrorCode =
   | 'TRUNCATED'
   | 'BAD_ENCAPSULATION'
@@ -11,7 +14,9 @@ export type FrameErrorCode =
   | 'STEP_TOO_SMALL'
   | 'DATA_TOO_SHORT'
   | 'TRAILING_BYTES'
-  | 'EMPTY_DATA';
+  | 'EMPTY_DATA'
+  /** A CompressedImage whose data the decoder refuses (not JPEG / PNG, truncated, corrupt). */
+  | 'UNDECODABLE';
 
 /** A frame that cannot be processed. The node counts it by `code` and carries on. */
 export class FrameError extends Error {
