@@ -1,10 +1,12 @@
 // Module entry: exports inspectModel(), loadSession() and the EngineSession class, the ORT version,
 // the glibc thresholds the addon fixed (mallocThresholds()) and the heads' output kernels
 // (planePeaks(), remapLabels(), yoloBestClasses(): output_kernels.h) and the label images' memory
-// (zeroedBytes(), zeroedBytesStats(): recycled_bytes.h).
+// (zeroedBytes(), zeroedBytesStats(): recycled_bytes.h), and the tests' fault switch
+// (setFaultPlan(), faultCounts(): fault_plan.h).
 #include <napi.h>
 
 #include "engine_session.h"
+#include "fault_plan_js.h"
 #include "malloc_tuning.h"
 #include "output_kernels.h"
 #include "recycled_bytes.h"
@@ -22,6 +24,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("yoloBestClasses", Napi::Function::New(env, htp::YoloBestClasses, "yoloBestClasses"));
   exports.Set("zeroedBytes", Napi::Function::New(env, htp::ZeroedBytes, "zeroedBytes"));
   exports.Set("zeroedBytesStats", Napi::Function::New(env, htp::ZeroedBytesStats, "zeroedBytesStats"));
+  // The tests' fault switch (fault_plan.h): inert until a plan is set.
+  exports.Set("setFaultPlan", Napi::Function::New(env, htp::SetFaultPlanJs, "setFaultPlan"));
+  exports.Set("faultCounts", Napi::Function::New(env, htp::FaultCountsJs, "faultCounts"));
   exports.Set("mallocThresholds", Napi::Function::New(env, [](const Napi::CallbackInfo& info) -> Napi::Value {
     const htp::MallocThresholds t = htp::FixedMallocThresholds();
     if (!t.fixed) return info.Env().Null();

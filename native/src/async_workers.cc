@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "engine_error.h"
+#include "fault_plan.h"
 #include "js_values.h"
 #include "option_reader.h"
 
@@ -46,7 +47,10 @@ LoadWorker::LoadWorker(Napi::Env env, LoadSpec spec, Wrap wrap)
     : PromiseWorker(env, "htp_engine.load"), spec_(std::move(spec)), wrap_(std::move(wrap)) {}
 
 void LoadWorker::Execute() {
-  Guard([&] { core_ = SessionCore::Load(spec_); });
+  Guard([&] {
+    FaultBeforeLoad(spec_.model_path);
+    core_ = SessionCore::Load(spec_);
+  });
 }
 void LoadWorker::OnOK() { deferred_.Resolve(wrap_(Env(), core_)); }
 
@@ -74,6 +78,7 @@ void RunWorker::Execute() {
   started_ = Clock::now();
   Guard([&] {
     for (const Roi& roi : rois_) {
+      FaultBeforeRun(core_->spec().model_path);
       outputs_.push_back(core_->Run(frame_, roi, run_options_));
       ended_.push_back(Clock::now());
     }

@@ -166,6 +166,7 @@ export function parseModelQuantizeArgs(rest: string[]): ModelQuantizeOptions {
       threads: { type: 'string' },
       'validate-only': { type: 'boolean' },
       'cpu-int8-kernels': { type: 'string' },
+      'allow-model-mismatch': { type: 'boolean' },
       ...thresholdOptions,
     },
     MODEL_QUANTIZE_HELP,
@@ -228,6 +229,7 @@ export function parseModelQuantizeArgs(rest: string[]): ModelQuantizeOptions {
           ? { kind: 'images', directory: images }
           : { kind: 'none' },
     validateOnly,
+    allowModelMismatch: p.values['allow-model-mismatch'] === true,
     ...(holdout !== undefined ? { holdout } : {}),
     ...(json !== undefined ? { json } : {}),
     ...(python !== undefined ? { python } : {}),

@@ -7,6 +7,7 @@ import type { CompileReport } from './compile/compileHtpContext';
 import { recordHtpContext } from './compile/recordHtpContext';
 import type { Precision } from '../pipeline/runtimeChoices';
 import { runMarkedChild } from './qnnChildProcess';
+import { verifyModelChecksum } from '../pipeline/verifyModelChecksum';
 import { formatTable } from '../util/formatTable';
 import { sha256File } from '../util/sha256File';
 import { type CommandResult, UsageError } from './cliErrors';
@@ -34,6 +35,9 @@ options:
   --image FILE     the frame both runs see (default: a generated test pattern)
   --vtcm-mb N      HTP VTCM size in MB baked into the graph (default 0: the device maximum)
   --force          replace an existing context binary
+  --allow-model-mismatch
+                   compile a model file whose SHA-256 is not the manifest's (files.sha256);
+                   without it such a file is refused (exit 2)
   --json           print the report as JSON
   -h, --help       this text
 
@@ -47,6 +51,7 @@ export const MODEL_COMPILE_OPTIONS = {
   'vtcm-mb': { type: 'string' },
   force: { type: 'boolean' },
   json: { type: 'boolean' },
+  'allow-model-mismatch': { type: 'boolean' },
 } as const;
 
 export type ModelCompileValues = Readonly<Record<string, string | boolean | undefined>>;
@@ -151,6 +156,8 @@ export async function modelCompileCommand(
   }
   // Missing model files are the user's to fix (exit 2), found before any QNN work.
   requireModelFiles(manifest);
+  // The binary records this file's hash as its source: a changed file must not become trusted.
+  verifyModelChecksum(manifest, precision, values['allow-model-mismatch'] === true);
   const dir = path.dirname(manifest.manifestPath);
   const fileName = contextFileName(manifest.name, precision, soc.name);
   const output = path.join(dir, fileName);

@@ -4,6 +4,7 @@ import type { ModelManifestData } from '../config/modelManifest';
 import { cutAtRawHead, type RawHeadCut } from '../model/cutAtRawHead';
 import { deriveManifest } from '../model/deriveManifest';
 import { OnnxFormatError, readOnnxModel } from '../model/readOnnxModel';
+import { withModelSha256 } from './withModelSha256';
 import { sha256File } from '../util/sha256File';
 import { type CommandResult, UsageError } from './cliErrors';
 import { findPinnedFile } from './tflite/knownTfliteFiles';
@@ -157,10 +158,14 @@ export function modelImportCommand(o: ModelImportOptions): CommandResult {
     ...(o.name !== undefined || cut ? { name: o.name ?? path.basename(file, '.onnx') } : {}),
   });
   // A cut file's provenance is its original's (the pin list names the original's hash).
-  const m = withPinnedProvenance(
-    derived.manifest,
-    original,
-    cut ? `cut at its raw head by 'model import --raw-head'` : undefined,
+  const m = withModelSha256(
+    withPinnedProvenance(
+      derived.manifest,
+      original,
+      cut ? `cut at its raw head by 'model import --raw-head'` : undefined,
+    ),
+    path.dirname(file),
+    'fp32',
   );
   const out = path.join(path.dirname(file), `${m.name}.manifest.json`);
   if (fs.existsSync(out) && !o.force) {

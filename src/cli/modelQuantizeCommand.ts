@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { resolveModelReference } from '../config/perceptionConfig';
-import { loadModelManifest, type ModelManifest } from '../config/modelManifest';
+import { loadModelManifest, type ModelManifest, parseModelManifest } from '../config/modelManifest';
 import { listPhotos } from '../photos/photoFrames';
 import type { InputTransport } from '../ros/imageIntake';
 import { formatTable } from '../util/formatTable';
@@ -20,6 +20,8 @@ import {
 } from '../quantize/calibrationSplit';
 import { checkQuantizerPython, DEFAULT_TOOLS_PYTHON, runQuantizer } from '../quantize/runQuantizer';
 import { validateInt8 } from '../quantize/validateInt8';
+import { verifyModelChecksum } from '../pipeline/verifyModelChecksum';
+import { withModelSha256 } from './withModelSha256';
 import { reportRows } from '../quantize/validationReport';
 import { type CommandResult, UsageError } from './cliErrors';
 
@@ -33,7 +35,8 @@ CPU, on images NOT used for calibration, and their agreement is printed and save
 
 NAME is a model name under models/ (yolov8s-fall) or a *.manifest.json path. A manifest without
 files.int8 gets "<fp32 name>.int8.qdq.onnx" added. Ultralytics .onnx files: run 'model import'
-first.
+first. A model file that no longer matches the SHA-256 its manifest records (files.sha256) is
+refused; the INT8 file's is recorded when files.int8 is added or the manifest records checksums.
 
 images:
   --images DIR          calibration photos (.jpg/.jpeg/.png)
@@ -69,6 +72,8 @@ other:
   --cpu-int8-kernels K  auto (default), u8s8 or u8u8: the CPU's INT8 kernels for validation. auto
                         takes u8u8 on x86-64 without VNNI, whose u8s8 kernels saturate; the
                         HTP is not affected either way
+  --allow-model-mismatch
+                        use model files whose SHA-256 is not the manifest's (files.sha256)
   --validate-only       validate the existing files.int8 without quantizing (needs --holdout,
                         or --images to hold every ${HOLDOUT_EVERY}th image out of)
   -h, --help            this text
@@ -100,6 +105,8 @@ export interface ModelQuantizeOptions {
   readonly holdout?: string;
   /** Validate the existing files.int8 without quantizing. */
   readonly validateOnly: boolean;
+  /** Use model files that do not match the manifest's files.sha256 (default: refuse them). */
+  readonly allowModelMismatch?: boolean;
   readonly json?: string;
   readonly python?: string;
   readonly threads: number;
@@ -150,6 +157,9 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
 
   const fp32 = manifest.modelPaths.fp32;
   const int8 = manifest.modelPaths.int8 ?? defaultInt8Path(manifestPath, fp32);
+  const allowMismatch = o.allowModelMismatch === true;
+  // The source of the INT8 model: a changed FP32 file is refused before anything is written.
+  verifyModelChecksum(manifest, 'fp32', allowMismatch);
   let quantizer = 'not run (--validate-only)';
   if (o.validateOnly) {
     if (manifest.modelPaths.int8 === undefined || !fs.existsSync(int8)) {
@@ -169,6 +179,12 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
       addInt8ToManifest(manifestPath, path.basename(int8));
       say(`added files.int8 "${path.basename(int8)}" to ${manifestPath}`);
     }
+    // Hand-written manifests that already name their INT8 file and record no checksums (those in
+    // git) are left as they are: bootstrap re-quantizes them and must not change tracked files.
+    if (manifest.modelPaths.int8 === undefined || manifest.files.sha256 !== undefined) {
+      recordInt8Sha256(manifestPath);
+      say(`recorded files.sha256.int8 in ${manifestPath}`);
+    }
     const stale = (manifest.files.htpContexts ?? []).filter((c) => c.precision === 'int8');
     if (stale.length > 0) {
       // The nodes refuse a context binary whose source hash no longer matches: say so now.
@@ -179,7 +195,13 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
     }
   }
 
-  const run = await validateInt8(manifestPath, split.holdout, o.threads, o.cpuInt8Kernels);
+  const run = await validateInt8(
+    manifestPath,
+    split.holdout,
+    o.threads,
+    o.cpuInt8Kernels,
+    allowMismatch,
+  );
   const failures = thresholdFailures(run.report, o.thresholds);
   const notes = validationNotes(manifest, run.report);
   const result = {
@@ -267,6 +289,26 @@ function addInt8ToManifest(manifestPath: string, int8File: string): void {
   };
   data.files = { ...data.files, int8: int8File };
   fs.writeFileSync(manifestPath, `${JSON.stringify(data, null, 2)}\n`);
+}
+
+/** Sets files.sha256.int8 to the INT8 file's hash; written beside and renamed, like compile's. */
+function recordInt8Sha256(manifestPath: string): void {
+  const data: unknown = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  const next = withModelSha256(
+    parseModelManifest(data, manifestPath),
+    path.dirname(manifestPath),
+    'int8',
+  );
+  const raw = data as { files: Record<string, unknown> };
+  // Only files.sha256 changes: every other field stays as the file wrote it.
+  raw.files.sha256 = next.files.sha256;
+  parseModelManifest(raw, manifestPath);
+  const tmp = path.join(
+    path.dirname(manifestPath),
+    `.${path.basename(manifestPath)}.${process.pid}.tmp`,
+  );
+  fs.writeFileSync(tmp, `${JSON.stringify(raw, null, 2)}\n`);
+  fs.renameSync(tmp, manifestPath);
 }
 
 function sameFile(a: string, b: string): boolean {

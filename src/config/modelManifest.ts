@@ -178,6 +178,8 @@ const provenance = z.strictObject({
   description: z.string().min(1),
 });
 
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits');
+
 /**
  * An ahead-of-time QNN context binary (ONNX Runtime EP context model, `htp-perception model
  * compile`): the graph already compiled for one SoC's HTP, loaded instead of the ONNX file.
@@ -191,7 +193,7 @@ const htpContext = z.strictObject({
   htpArch: z.number().int().positive(),
   socModel: z.number().int().nonnegative(),
   /** Of the source model file when compiled: a re-quantized model makes the binary stale. */
-  sourceSha256: z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits'),
+  sourceSha256: sha256Hex,
 });
 export type HtpContextEntry = z.infer<typeof htpContext>;
 
@@ -199,6 +201,12 @@ const files = z.strictObject({
   /** Paths relative to the manifest's folder. */
   fp32: z.string().min(1),
   int8: z.string().min(1).optional(),
+  /**
+   * SHA-256 of each model file as written by the tool that wrote it (`model import`, `model
+   * quantize`): a file that no longer matches is refused at load unless the user allows it
+   * (allow_model_mismatch, --allow-model-mismatch). A file without one loads unverified.
+   */
+  sha256: z.strictObject({ fp32: sha256Hex.optional(), int8: sha256Hex.optional() }).optional(),
   htpContexts: z.array(htpContext).optional(),
 });
 
@@ -314,6 +322,8 @@ function checkEnd2end(
 /** Rules that tie task, family and output format together, so heads can trust the manifest. */
 function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
   checkHtpContexts(m, ctx);
+  if (m.files.sha256?.int8 !== undefined && m.files.int8 === undefined)
+    issue(ctx, ['files', 'sha256', 'int8'], 'a checksum for files.int8, which the manifest lacks');
   const fmt = m.outputs.format;
   const allowed: Record<typeof m.family, readonly string[]> = {
     yolov8: ['ultralytics-packed', 'ultralytics-end2end', 'aihub-split'],

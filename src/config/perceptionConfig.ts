@@ -18,8 +18,14 @@ export const PERCEPTION_PARAMETERS = {
   model: spec(
     z.string().min(1),
     'yolo11n',
-    'session',
+    'unconfigured',
     "model name, looked up in HTP_PERCEPTION_MODEL_PATH's folders then the package's models/ (default yolo11n: COCO-80, Ultralytics weights under AGPL-3.0), or a manifest path",
+  ),
+  allow_model_mismatch: spec(
+    z.boolean(),
+    false,
+    'unconfigured',
+    'load a model file (model, person_detector) whose SHA-256 is not the one its manifest records (files.sha256); false refuses it at configure',
   ),
   provider: spec(
     z.enum(['cpu', 'htp']),
@@ -102,13 +108,13 @@ export const PERCEPTION_PARAMETERS = {
   context_cache: spec(
     z.string(),
     '',
-    'session',
+    'unconfigured',
     "pre-compiled HTP graph file for fast start (written on first load); empty: the manifest's binary for this SoC (htp-perception model compile), else compile at start",
   ),
   person_detector: spec(
     z.string(),
     '',
-    'session',
+    'unconfigured',
     'top-down pose (HRNet, BlazePose): detect-model manifest run on each frame for the person boxes',
   ),
   person_source: spec(

@@ -14,7 +14,8 @@ export type EngineErrorCode =
   | 'ERR_ROI_INVALID'
   | 'ERR_DISPOSED'
   | 'ERR_BUSY'
-  | 'ERR_RUNTIME';
+  | 'ERR_RUNTIME'
+  | 'ERR_DEADLINE';
 
 const KNOWN = new Set<string>([
   'ERR_ADDON_MISSING',
@@ -29,6 +30,7 @@ const KNOWN = new Set<string>([
   'ERR_DISPOSED',
   'ERR_BUSY',
   'ERR_RUNTIME',
+  'ERR_DEADLINE',
 ]);
 
 export class EngineError extends Error {

@@ -9,9 +9,12 @@ import type { z } from 'zod';
  *  - frame:   any time; applies from the next frame (thresholds, classes, JPEG quality);
  *  - session: only while the node is not active; applies at the next configure, because it needs
  *             new engine sessions, subscriptions or publishers;
+ *  - unconfigured: only while the node is unconfigured (cleanup first); applies at the next
+ *             configure. For values that name files to load (models, context binaries) or decide
+ *             which may load: a configured node is what was checked, and stays so;
  *  - fixed:   read-only, set at start (params file or --ros-args) and never again.
  */
-export type ParameterKind = 'frame' | 'session' | 'fixed';
+export type ParameterKind = 'frame' | 'session' | 'unconfigured' | 'fixed';
 
 export type ParameterValue = string | number | boolean | string[];
 

@@ -144,6 +144,8 @@ function typedArray(o: NativeOutput): TensorData {
 
 export class EngineSession {
   private disposed = false;
+  /** Settles when the run in flight does (resolved either way): what disposeWhenIdle waits for. */
+  private settled: Promise<void> = Promise.resolve();
   private readonly outputNames: readonly string[];
 
   private constructor(
@@ -272,9 +274,12 @@ export class EngineSession {
     return this.voter.stats();
   }
 
-  /** Releases the power vote at once (a node that stops taking frames); the next run votes again. */
-  releasePower(): void {
-    this.voter.releaseNow();
+  /**
+   * Releases the power vote at once (a node that stops taking frames); the next run votes again.
+   * `abandoned`: even under a run in flight (one given up on, see PowerVoter.releaseNow).
+   */
+  releasePower(abandoned = false): void {
+    this.voter.releaseNow(abandoned);
   }
 
   get inFlight(): number {
@@ -287,7 +292,7 @@ export class EngineSession {
     this.voter.onRun();
     let r;
     try {
-      r = await this.native.run(frame, roi ? nativeRoi(roi) : null, {});
+      r = await this.track(this.native.run(frame, roi ? nativeRoi(roi) : null, {}));
     } catch (err) {
       throw EngineError.fromNative(err);
     } finally {
@@ -307,13 +312,21 @@ export class EngineSession {
     this.voter.onRun();
     let all;
     try {
-      all = await this.native.runMany(frame, rois.map(nativeRoi), {});
+      all = await this.track(this.native.runMany(frame, rois.map(nativeRoi), {}));
     } catch (err) {
       throw EngineError.fromNative(err);
     } finally {
       this.voter.onRunEnd();
     }
     return all.map((r) => this.result(unpackRunResult(r, this.outputNames)));
+  }
+
+  private track<T>(run: Promise<T>): Promise<T> {
+    this.settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   private checkRunnable(frame: Frame, rois: readonly Roi[]): void {
@@ -339,6 +352,17 @@ export class EngineSession {
       transform: r.transform,
       timings: r.timings,
     };
+  }
+
+  /**
+   * dispose() once the run in flight has settled (at once when none is): a run that outlived its
+   * deadline keeps its session until the worker returns, and a hung one keeps it for good.
+   */
+  async disposeWhenIdle(): Promise<void> {
+    if (this.disposed) return;
+    this.voter.releaseNow();
+    await this.settled;
+    this.dispose();
   }
 
   /** Releases the power vote and the native session. Throws ERR_BUSY while a run is in flight. */

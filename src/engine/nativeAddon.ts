@@ -8,6 +8,7 @@ import { EngineError } from '../core/engineError';
 import type { MallocThresholds } from '../core/mallocThresholds';
 import type { PlanePeaks, RemapLabels, YoloBestClasses, ZeroedBytes } from '../core/outputKernels';
 import { ENGINE_DIR } from '../packageRoot';
+import { environmentTestFaultPlan, type FaultCounts, type TestFaultPlan } from './testFaultPlan';
 
 /** A model input or output; `type` is an ONNX element code (see elementType.ts). */
 export interface NativeTensorInfo {
@@ -171,6 +172,9 @@ export interface NativeAddon {
     keptBytes: number;
     keptSizes: number[];
   };
+  /** The tests' fault switch (testFaultPlan.ts); replaces the plan and zeroes its counts. */
+  setFaultPlan(plan: TestFaultPlan): void;
+  faultCounts(): FaultCounts;
 }
 
 /**
@@ -183,6 +187,8 @@ let cached: NativeAddon | undefined;
 
 export function nativeAddon(): NativeAddon {
   if (cached) return cached;
+  // Before the addon is cached: a plan that does not parse fails every use, not only the first.
+  const plan = environmentTestFaultPlan();
   if (!fs.existsSync(ADDON_PATH)) {
     throw new EngineError(
       'ERR_ADDON_MISSING',
@@ -199,5 +205,6 @@ export function nativeAddon(): NativeAddon {
         "rebuild it with 'bash scripts/bootstrap.sh 40-npm 60-onnxruntime 65-addon'",
     );
   }
+  if (plan) cached.setFaultPlan(plan);
   return cached;
 }

@@ -148,10 +148,12 @@ export class PowerVoter {
 
   /**
    * Drops the vote now, without waiting for the hold to run out (a node that stops taking frames);
-   * the next run votes again. No effect while a run is executing or when nothing is voted.
+   * the next run votes again. No effect when nothing is voted, nor while a run is executing
+   * unless `abandoned`: the run was given up (its deadline passed, the DSP is gone) and the
+   * vote must not stay up for a session that may never answer.
    */
-  releaseNow(): void {
-    if (this.state !== 'voted' || this.running > 0) return;
+  releaseNow(abandoned = false): void {
+    if (this.state !== 'voted' || (this.running > 0 && !abandoned)) return;
     this.clearTimer();
     this.release();
   }

@@ -10,6 +10,9 @@ import {
 } from '../config/perceptionConfig';
 import type { ParameterValue } from '../core/parameterSpec';
 import { PerceptionPipeline, Task } from '../pipeline/perceptionPipeline';
+import type { Precision } from '../pipeline/runtimeChoices';
+import { checksumMismatchMessage, modelChecksum } from '../pipeline/verifyModelChecksum';
+import type { ModelManifest } from '../config/modelManifest';
 import type { CameraHub, CameraLease } from '../ros/cameraHub';
 import type { DepthHub, DepthLease } from '../ros/depthHub';
 import {
@@ -57,6 +60,17 @@ interface Active {
 const SESSION_HINT = 'deactivate the node, set it, then cleanup and configure again';
 
 /**
+ * Why an `unconfigured` parameter waits for cleanup: the loaded models were checked (manifest,
+ * checksum, task) as they were named; changing the name under a configured node would leave the
+ * value saying one file while another one runs, until the next configure.
+ */
+function unconfiguredOnlyReason(name: string): string {
+  const why =
+    name === 'allow_model_mismatch' ? 'decides which model files may load' : 'names a file';
+  return `${name} ${why}: change it while unconfigured (cleanup first)`;
+}
+
+/**
  * A managed perception node: camera (or a detection pipeline's results) -> latest-frame mailbox ->
  * model pipeline (CPU or HTP) -> result messages with the image's header, plus the annotated
  * picture while someone watches and diagnostics at 1 Hz.
@@ -64,7 +78,8 @@ const SESSION_HINT = 'deactivate the node, set it, then cleanup and configure ag
  *  - activate: input subscribed, frames flow, the power vote follows the runs;
  *  - deactivate: input released, the frame in flight finishes, the vote is released;
  *  - cleanup: sessions and publishers freed; shutdown: from any state.
- * Per-frame parameters apply from the next frame; session parameters are refused while active.
+ * Per-frame parameters apply from the next frame; session parameters are refused while active;
+ * parameters that name files (model, person_detector, context_cache) only change unconfigured.
  */
 export class PerceptionNode {
   readonly managed: ManagedNode;
@@ -185,8 +200,10 @@ export class PerceptionNode {
 
   private parameterProblem(changes: Readonly<Record<string, ParameterValue>>): string {
     const busy = this.managed.state === 'active' || this.managed.transitionInProgress;
+    const configured = this.managed.state !== 'unconfigured' || this.managed.transitionInProgress;
     for (const name of Object.keys(changes)) {
       const spec = (PERCEPTION_PARAMETERS as Record<string, { kind: string }>)[name];
+      if (spec?.kind === 'unconfigured' && configured) return unconfiguredOnlyReason(name);
       if (spec?.kind === 'session' && busy) {
         return `${name} needs new sessions and cannot change while the node is active: ${SESSION_HINT}`;
       }
@@ -261,6 +278,7 @@ export class PerceptionNode {
     for (const m of pipeline.models) {
       const r = m.providerReport;
       const role = m === pipeline.model ? 'model' : 'person detector';
+      this.logChecksum(role, m.manifest, c.precision);
       log.info(
         `${role} ${m.name} (${c.precision}) on ${c.provider}${r.modelSource === 'context_cache' ? ` from the compiled context binary ${m.session.options.htp.context_cache ?? ''}` : ''}: nodes by provider ${JSON.stringify(r.nodesByProvider)}${r.note ? ` (${r.note})` : ''}`,
       );
@@ -278,6 +296,24 @@ export class PerceptionNode {
           `${m.name}: INT8 on CPU kernels that saturate on this CPU (no VNNI); accuracy suffers`,
         );
       }
+    }
+  }
+
+  /** One line per model file: verified, unverified (no checksum recorded) or let through. */
+  private logChecksum(role: string, manifest: ModelManifest, precision: Precision): void {
+    // Cached by the load's own check: no second read of the file.
+    const c = modelChecksum(manifest, precision);
+    const log = this.node.getLogger();
+    if (c?.state === 'unrecorded') {
+      log.info(
+        `${role} ${manifest.name}: ${c.file} is unverified (${manifest.manifestPath} records no files.sha256.${precision})`,
+      );
+    } else if (c?.state === 'verified') {
+      log.info(`${role} ${manifest.name}: ${c.file} matches its manifest's SHA-256`);
+    } else if (c?.state === 'mismatch') {
+      log.warn(
+        `${role} ${manifest.name} loaded because allow_model_mismatch is true: ${checksumMismatchMessage(manifest, precision, c)}`,
+      );
     }
   }
 

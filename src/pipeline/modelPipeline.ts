@@ -22,6 +22,7 @@ import type { PipelineResult, Skeleton, StageTimings } from '../core/pipelineRes
 import type { RuntimeChoices } from './runtimeChoices';
 import { InputFeed, prepareEngineOptions } from './quantizedInputModel';
 import { checkHtpContext, selectHtpContext } from './selectHtpContext';
+import { verifyModelChecksum } from './verifyModelChecksum';
 import { KeypointLayout, keypointLayout } from './keypointLayout';
 import type { KeypointSet } from '../config/keypointSets';
 import { withFields } from '../core/withFields';
@@ -89,6 +90,7 @@ export class ModelPipeline {
   ): Promise<ModelPipeline> {
     const manifest = resolveModelManifest(manifestPath);
     requireModelFiles(manifest);
+    verifyModelChecksum(manifest, choices.precision, choices.allowModelMismatch === true);
     const context = selectHtpContext(manifest, choices);
     if (context) checkHtpContext(manifest, context);
     const prepared = await prepareEngineOptions(manifest, choices);

@@ -75,6 +75,7 @@ export class PerceptionPipeline {
       precision: c.precision,
       int8Input: c.int8_input,
       threads: c.threads,
+      allowModelMismatch: c.allow_model_mismatch,
       htp: {
         profile: c.htp_profile,
         vtcm_mb: c.vtcm_mb,

@@ -20,6 +20,8 @@ export interface RuntimeChoices {
    * float input that ONNX Runtime quantizes (for comparisons).
    */
   readonly int8Input?: Int8Input;
+  /** Load a model file that does not match its manifest's SHA-256 (default: refuse it). */
+  readonly allowModelMismatch?: boolean;
 }
 
 export type Int8Input = 'quantized' | 'float';

@@ -32,11 +32,13 @@ export async function validateInt8(
   images: readonly string[],
   threads: number,
   cpuInt8Kernels: RuntimeChoices['cpuInt8Kernels'] = 'auto',
+  allowModelMismatch = false,
 ): Promise<ValidationRun> {
   const fp32 = await ModelPipeline.load(manifestPath, {
     provider: 'cpu',
     precision: 'fp32',
     threads,
+    allowModelMismatch,
   });
   let int8: ModelPipeline | undefined;
   try {
@@ -45,6 +47,7 @@ export async function validateInt8(
       precision: 'int8',
       threads,
       cpuInt8Kernels,
+      allowModelMismatch,
     });
     if (images.length === 0) throw new RangeError('validateInt8: no images');
     const agreement = new Int8Agreement(fp32.manifest.task);

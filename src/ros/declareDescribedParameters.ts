@@ -33,7 +33,9 @@ function describe(s: ParameterSpec): string {
       ? 'applies from the next frame'
       : s.kind === 'session'
         ? 'set while not active; applies at the next configure'
-        : 'read-only';
+        : s.kind === 'unconfigured'
+          ? 'set only while unconfigured (cleanup first); applies at the next configure'
+          : 'read-only';
   return `${s.description}${options}; ${when}`;
 }
 

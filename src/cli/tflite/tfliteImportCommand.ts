@@ -7,6 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { withModelSha256 } from '../withModelSha256';
 import {
   type CheckedOutput,
   checkConversion,
@@ -278,7 +279,8 @@ export function tfliteImportCommand(o: TfliteImportOptions): CommandResult {
         `${file}: converted and checked, but its layout is none this package knows (${derived.reasons.join('; ')}): complete ${derived.missing.join(', ')} in ${draftFile} and save it as ${manifestFile}`,
       );
     }
-    const m = derived.manifest;
+    // Hashed once renamed into place: the file the manifest names.
+    const m = withModelSha256(derived.manifest, dir, 'fp32');
     fs.writeFileSync(manifestFile, `${JSON.stringify(m, null, 2)}\n`);
     if (o.json) {
       process.stdout.write(

@@ -5,6 +5,7 @@ import { loadModelManifest } from '../../../src/config/modelManifest';
 import { readOnnxModel } from '../../../src/model/readOnnxModel';
 import { errorLines, runCli } from '../../support/cliRun';
 import { repoPath } from '../../support/paths';
+import { sha256File } from '../../../src/util/sha256File';
 import { tempDir } from '../../support/onnxFiles';
 
 // The YOLO11n export of PyPI isat-plugin-auto-annotate 1.2.1 (nms=True), end-to-end, as bootstrap
@@ -31,6 +32,8 @@ describe('htp-perception model import: Ultralytics end-to-end exports', function
     const m = loadModelManifest(path.join(dir, 'yolo11n.manifest.json'));
     assert.equal(m.outputs.format, 'ultralytics-end2end');
     assert.equal(m.classNames[16], 'dog');
+    // The file as imported: the nodes refuse it if it changes (files.sha256).
+    assert.deepEqual(m.files.sha256, { fp32: sha256File(YOLO11N) });
   });
 
   it('--raw-head writes the network without its NMS beside it, and its packed-layout manifest', function () {
@@ -49,6 +52,7 @@ describe('htp-perception model import: Ultralytics end-to-end exports', function
     const m = loadModelManifest(path.join(dir, 'yolo11n-rawhead.manifest.json'));
     assert.equal(m.modelPaths.fp32, cut);
     assert.equal(m.outputs.format, 'ultralytics-packed');
+    assert.deepEqual(m.files.sha256, { fp32: sha256File(cut) });
     assert.deepEqual(
       readOnnxModel(cut).outputs.map((o) => o.dims),
       [[1, 84, 8400]],

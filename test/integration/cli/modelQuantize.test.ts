@@ -7,6 +7,7 @@ import { loadRgbFrame } from '../../../src/photos/photoFrames';
 import { PHOTO_DIR, photoNames } from '../../support/photos';
 import { CLI_MAIN, type CliRun as Run, errorLines, runCli } from '../../support/cliRun';
 import { repoPath } from '../../support/paths';
+import { sha256File } from '../../../src/util/sha256File';
 import {
   CALIBRATION_DIR,
   HOLDOUT_DIR,
@@ -110,6 +111,12 @@ describe('htp-perception model quantize (real quantizer, real engine, real model
       assert.equal(path.dirname(int8), path.dirname(manifest), 'written beside the manifest');
       // int8 weights: about a quarter of the float file.
       assert.ok(fs.statSync(int8).size < fs.statSync(m.modelPaths.fp32).size / 2);
+      // import recorded the FP32 file's checksum, so quantize records the INT8 file's.
+      assert.deepEqual(m.files.sha256, {
+        fp32: sha256File(m.modelPaths.fp32),
+        int8: sha256File(int8),
+      });
+      assert.match(run.stdout, /recorded files\.sha256\.int8 in /);
       assert.deepEqual(
         fs.readdirSync(path.dirname(manifest)).filter((f) => f.includes('partial')),
         [],
@@ -230,6 +237,47 @@ describe('htp-perception model quantize (real quantizer, real engine, real model
         assert.equal(r.status, 2, `${args.join(' ')}\n${r.stdout}\n${r.stderr}`);
         assert.match(errorLine(r), new RegExp(`^htp-perception: .*${pattern.source}`));
       }
+    });
+
+    it('a model file that is not the one its manifest records: refused (exit 2) unless --allow-model-mismatch', function () {
+      // The quantized model in a folder of its own, its manifest recording another FP32 file.
+      const other = tempDir('htp-fall-mismatch-');
+      const m = loadModelManifest(manifest);
+      for (const f of [m.modelPaths.fp32, m.modelPaths.int8!]) {
+        fs.symlinkSync(f, path.join(other, path.basename(f)));
+      }
+      const data = readJson(manifest) as unknown as { files: { sha256: Record<string, string> } };
+      const recorded = '0'.repeat(64);
+      data.files.sha256.fp32 = recorded;
+      const tampered = path.join(other, 'yolov8s-fall.manifest.json');
+      fs.writeFileSync(tampered, JSON.stringify(data));
+      const refused = cli(['model', 'quantize', tampered, '--images', CALIBRATION_DIR]);
+      assert.equal(refused.status, 2, `${refused.stdout}\n${refused.stderr}`);
+      const line = errorLine(refused);
+      for (const part of [
+        path.join(other, 'yolov8s-fall.onnx'),
+        recorded,
+        sha256File(m.modelPaths.fp32),
+        '--allow-model-mismatch',
+      ]) {
+        assert.ok(line.includes(part), `'${line}' should name ${part}`);
+      }
+      assert.deepEqual(fs.readdirSync(other).sort(), [
+        'yolov8s-fall.int8.qdq.onnx',
+        'yolov8s-fall.manifest.json',
+        'yolov8s-fall.onnx',
+      ]);
+      const allowed = cli([
+        'model',
+        'quantize',
+        tampered,
+        '--validate-only',
+        '--holdout',
+        three,
+        '--allow-model-mismatch',
+      ]);
+      assert.equal(allowed.status, 0, `${allowed.stdout}\n${allowed.stderr}`);
+      assert.match(allowed.stdout, /validating .*yolov8s-fall\.int8\.qdq\.onnx on 3 image/);
     });
 
     it('no Python for the quantizer: exit 1 and how to install it', function () {

@@ -62,7 +62,7 @@ describe('managed perception node: live parameters over the parameter services',
     assert.equal(reload!.successful, false);
     assert.match(
       reload!.reason,
-      /model needs new sessions .*deactivate the node, set it, then cleanup and configure/,
+      /^model names a file: change it while unconfigured \(cleanup first\)$/,
     );
     const [threads] = await bed.client.setParams('lp_it', { threads: 1 });
     assert.equal(threads!.successful, false);

@@ -322,6 +322,47 @@ describe('model manifest loader', function () {
     );
   });
 
+  it('takes an optional SHA-256 per model file, 64 lowercase hex digits, only for files it has', function () {
+    const hex = 'ab'.repeat(32);
+    const ok = loadModelManifest(
+      variant(fall, (m) => {
+        m.files.sha256 = { fp32: hex, int8: hex };
+      }),
+    );
+    assert.deepEqual(ok.files.sha256, { fp32: hex, int8: hex });
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(fall, (m) => {
+            m.files.sha256 = { fp32: hex.toUpperCase() };
+          }),
+        ),
+      'files.sha256.fp32',
+      'expected 64 lowercase hex digits',
+    );
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(fall, (m) => {
+            m.files.sha256 = { onnx: hex };
+          }),
+        ),
+      'files.sha256',
+      'onnx',
+    );
+    assertConfigError(
+      () =>
+        loadModelManifest(
+          variant(fall, (m) => {
+            delete m.files.int8;
+            m.files.sha256 = { int8: hex };
+          }),
+        ),
+      'files.sha256.int8',
+      'which the manifest lacks',
+    );
+  });
+
   it('validates parsed data without a file', function () {
     assertConfigError(
       () => parseModelManifest({ schemaVersion: 2 }, 'inline'),

@@ -39,8 +39,19 @@ describe('perception parameters', () => {
   it('gives every parameter a description and a kind; only autostart is read-only', () => {
     for (const [name, spec] of Object.entries(PERCEPTION_PARAMETERS)) {
       assert.ok(spec.description.length > 10, name);
-      assert.ok(['frame', 'session', 'fixed'].includes(spec.kind), name);
+      assert.ok(['frame', 'session', 'unconfigured', 'fixed'].includes(spec.kind), name);
     }
+    // Every parameter that names a file to load, and the switch that lets a changed one load.
+    const unconfigured = Object.entries(PERCEPTION_PARAMETERS)
+      .filter(([, s]) => s.kind === 'unconfigured')
+      .map(([n]) => n)
+      .sort();
+    assert.deepEqual(unconfigured, [
+      'allow_model_mismatch',
+      'context_cache',
+      'model',
+      'person_detector',
+    ]);
     const fixed = Object.entries(PERCEPTION_PARAMETERS).filter(([, s]) => s.kind === 'fixed');
     assert.deepEqual(
       fixed.map(([n]) => n),

@@ -213,4 +213,18 @@ describe('PowerVoter', () => {
     assert.equal(voter.stats().state, 'voted');
     assert.equal(votes.length, 3);
   });
+
+  it('releaseNow(abandoned) drops the vote under a run given up on; its late end votes nothing', () => {
+    const { clock, votes, voter } = setup();
+    voter.onRun();
+    voter.releaseNow(true);
+    assert.equal(voter.stats().state, 'released');
+    assert.deepEqual(votes, ['sustained_high_performance', 'low_power_saver']);
+    // The hung run returns long after: no vote goes up or down for it.
+    clock.advance(30_000);
+    voter.onRunEnd();
+    clock.advance(5000);
+    assert.equal(voter.stats().state, 'released');
+    assert.equal(votes.length, 2);
+  });
 });
