@@ -2,7 +2,7 @@ import type * as Rclnodejs from 'rclnodejs';
 import { CameraFrame, cameraFrame } from './cameraFrame';
 import { ImageIntake, InputTransport, IntakeCounters } from './imageIntake';
 import type { QosName } from './qosProfile';
-import { ThrottledWarnings } from './throttledWarnings';
+import { BadInputWarnings } from './badInputWarnings';
 
 export interface CameraInput {
   /** Topic name as the node sees it (relative names and remapping resolved by that node). */
@@ -30,7 +30,7 @@ interface SharedIntake {
  * One subscription and one decode per camera topic per process, however many pipelines use it:
  * every pipeline on the topic gets the same CameraFrame. The subscription lives on the node of the
  * first pipeline that asked, and goes when the last one releases it. Bad frames are logged by that
- * node, throttled per reason.
+ * node, at most one line per topic per 5 s (BadInputWarnings).
  */
 export class CameraHub {
   private readonly intakes = new Map<string, SharedIntake>();
@@ -46,7 +46,7 @@ export class CameraHub {
     const key = `${topic} ${input.transport} ${input.qos}`;
     let shared = this.intakes.get(key);
     if (!shared) {
-      const warnings = new ThrottledWarnings((l) => node.getLogger().warn(l));
+      const warnings = new BadInputWarnings((l) => node.getLogger().warn(l));
       const consumers = new Set<(frame: CameraFrame) => void>();
       const created: SharedIntake = {
         consumers,

@@ -1,7 +1,7 @@
 import type * as Rclnodejs from 'rclnodejs';
 import { DepthCounters, DepthInput, DepthIntake, DepthMatch } from './depthIntake';
 import type { RosTime } from './rosHeader';
-import { ThrottledWarnings } from './throttledWarnings';
+import { BadInputWarnings } from './badInputWarnings';
 
 /** A pipeline's hold on a depth camera: pairing until released. */
 export interface DepthLease {
@@ -33,16 +33,19 @@ export class DepthHub {
     const key = `${depthTopic} ${cameraInfoTopic} ${input.qos}`;
     let shared = this.intakes.get(key);
     if (!shared) {
-      const warnings = new ThrottledWarnings((l) => node.getLogger().warn(l));
+      // One log throttle per topic: a flood of bad depth frames must not hide a bad CameraInfo.
+      const warn = (l: string) => node.getLogger().warn(l);
+      const warnings = {
+        depth: new BadInputWarnings(warn),
+        camera_info: new BadInputWarnings(warn),
+      };
       shared = {
         users: 0,
         intake: new DepthIntake(
           this.rcl,
           node,
           { depthTopic, cameraInfoTopic, qos: input.qos },
-          // Keyed per input: a flood of bad depth frames must not hide a CameraInfo's defect
-          // of the same code (or the reverse) for the throttle's period.
-          (which, code, message) => warnings.report(`${which} ${code}`, message),
+          (which, code, message) => warnings[which].report(code, message),
         ),
       };
       this.intakes.set(key, shared);
