@@ -147,6 +147,18 @@ export const PERCEPTION_PARAMETERS = {
     'session',
     'refuse to configure if any graph node would run on the CPU instead of the HTP',
   ),
+  on_accelerator_failure: spec(
+    z.enum(['retry', 'cpu', 'stop']),
+    'retry',
+    'frame',
+    'when runs fail with a runtime error or pass run_deadline_ms (a DSP restart, a dropped FastRPC session): retry re-creates the sessions with backoff and resumes on the same provider; cpu continues on the CPU; stop deactivates the node for a lifecycle manager to decide',
+  ),
+  run_deadline_ms: spec(
+    z.number().int().min(100).max(600_000),
+    5000,
+    'frame',
+    "a frame's engine runs not done after this many ms count as an accelerator failure (on_accelerator_failure); raise it for slow CPU pipelines and the x86-64 HTP simulator",
+  ),
   jpeg_quality: spec(
     z.number().int().min(1).max(100),
     75,
@@ -247,6 +259,14 @@ const schema = tableSchema(PERCEPTION_PARAMETERS).superRefine((c, ctx) => {
       code: 'custom',
       path: ['person_source'],
       message: 'set either person_detector or person_source, not both',
+    });
+  }
+  if (c.require_accelerator && c.on_accelerator_failure === 'cpu') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['on_accelerator_failure'],
+      message:
+        'cpu contradicts require_accelerator: choose retry or stop, or drop require_accelerator',
     });
   }
   if (c.track_low_threshold > c.track_high_threshold) {

@@ -2,7 +2,8 @@
  * A perception node's frame path, apart from its lifecycle and parameters: take the newest frame
  * from the mailbox, run the pipeline, publish the result messages, time every stage, place the
  * result in space when depth is on, hand detections to the pipelines that follow this one, then
- * feed the operator views. A frame that fails is counted and reported; the loop carries on.
+ * feed the operator views. A frame that fails is counted and reported; the loop carries on. Runs
+ * that fail in the engine or pass run_deadline_ms go to the node's AcceleratorRecovery.
  */
 import type * as Rclnodejs from 'rclnodejs';
 import type { DepthSettings, PerceptionConfig } from '../config/perceptionConfig';
@@ -12,6 +13,9 @@ import type { DepthLease } from '../ros/depthHub';
 import { KEYPOINT_MIN_SCORE } from '../ros/imageAnnotations';
 import type { LatencyClock } from '../ros/latencyClock';
 import type { ThrottledWarnings } from '../ros/throttledWarnings';
+import { EngineError } from '../core/engineError';
+import { withDeadline } from '../util/withDeadline';
+import { type AcceleratorRecovery, isEngineFailure } from './acceleratorRecovery';
 import type { LatestFrameMailbox } from './latestFrameMailbox';
 import type { NodeStats } from './nodeStats';
 import type { OperatorView } from './operatorView';
@@ -47,6 +51,10 @@ export interface FrameRunnerHost {
   readonly pipelines: PipelineRegistry;
   /** The depth lease of the current activation and the depth_* values now. */
   depth(): { readonly lease: DepthLease; readonly settings: DepthSettings } | undefined;
+  /** What the node does when its engine fails (on_accelerator_failure). */
+  readonly recovery: AcceleratorRecovery;
+  /** run_deadline_ms now. */
+  runDeadlineMs(): number;
 }
 
 /** Runs frames until the mailbox closes and the frame in flight is done. */
@@ -67,6 +75,8 @@ async function processFrame(
   c: FrameOutputs,
   host: FrameRunnerHost,
 ): Promise<void> {
+  // A broken engine takes no frame until its sessions are re-created (acceleratorRecovery.ts).
+  if (!host.recovery.admit()) return;
   try {
     const taken = performance.now();
     const frame = await work.frame.pixels();
@@ -77,7 +87,17 @@ async function processFrame(
     if (host.stats.noteFormat(frame.width, frame.height, frame.encoding) === 'resized') {
       c.pipeline.resetTracking();
     }
-    const { result, timings } = await c.pipeline.run(frame, work.persons);
+    const deadlineMs = host.runDeadlineMs();
+    const { result, timings } = await withDeadline(
+      c.pipeline.run(frame, work.persons),
+      deadlineMs,
+      () =>
+        new EngineError(
+          'ERR_DEADLINE',
+          `the frame's runs took longer than run_deadline_ms (${deadlineMs} ms)`,
+        ),
+    );
+    host.recovery.succeeded();
     const header = work.frame.header;
     const built = performance.now();
     const out = c.outputs.build(result, header, frame.width, frame.height);
@@ -142,6 +162,8 @@ async function processFrame(
           : 'Error';
     const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     host.stats.fail(kind, message);
-    host.warnings.report(kind, `frame not processed: ${message}`);
+    // The recovery says it once per episode; per frame would flood the log.
+    if (isEngineFailure(e)) host.recovery.failed(e);
+    else host.warnings.report(kind, `frame not processed: ${message}`);
   }
 }

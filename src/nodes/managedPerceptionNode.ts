@@ -24,6 +24,7 @@ import { ManagedNode, PrimaryState } from '../ros/managedNode';
 import { ThrottledWarnings } from '../ros/throttledWarnings';
 import { collectGarbage } from '../util/collectGarbage';
 import { LatencyClock } from '../ros/latencyClock';
+import { AcceleratorRecovery, type AcceleratorPolicy } from './acceleratorRecovery';
 import { FrameOutputs, FrameRunnerHost, FrameWork, runFrames } from './frameRunner';
 import { LatestFrameMailbox } from './latestFrameMailbox';
 import { nodeDiagnostics } from './nodeDiagnostics';
@@ -44,7 +45,10 @@ export interface PerceptionProcess {
 }
 
 /** Configured state: everything configure made and cleanup frees. */
-type Configured = FrameOutputs;
+interface Configured extends FrameOutputs {
+  /** What the node does when its engine fails mid-run (on_accelerator_failure). */
+  readonly recovery: AcceleratorRecovery;
+}
 
 /** Active state: everything activate started and deactivate stops. */
 interface Active {
@@ -141,6 +145,8 @@ export class PerceptionNode {
         requestedProvider: this.values.provider === 'htp' ? 'htp' : 'cpu',
         input: this.active?.lease?.topic ?? this.inputName(),
         pipeline: this.configured?.pipeline,
+        engine: this.configured?.recovery.stats,
+        onAcceleratorFailure: String(this.values.on_accelerator_failure),
         intake: this.active?.lease?.counters,
         droppedStale: this.droppedBefore + (this.active?.mailbox.dropped ?? 0),
         stats: this.stats,
@@ -263,7 +269,8 @@ export class PerceptionNode {
           })
         : undefined;
       this.depthNow = depthSettings(config);
-      this.configured = { config, pipeline, outputs, view, spatial };
+      const recovery = this.acceleratorRecovery(pipeline, config);
+      this.configured = { config, pipeline, outputs, view, spatial, recovery };
       this.configureError = '';
       this.stats.clearTimings();
       this.logPlacement(pipeline, config);
@@ -321,6 +328,7 @@ export class PerceptionNode {
     const c = this.configured;
     if (!c) throw new Error('activate before configure');
     c.pipeline.resetTracking();
+    c.recovery.resume();
     const mailbox = new LatestFrameMailbox<FrameWork>();
     const post = (w: Omit<FrameWork, 'postedAt'>): void => {
       this.stats.received++;
@@ -372,7 +380,7 @@ export class PerceptionNode {
     }
     this.active = {
       mailbox,
-      loop: runFrames(mailbox, c, this.frameHost),
+      loop: runFrames(mailbox, c, this.frameHost(c)),
       lease,
       unfollow,
       depth,
@@ -387,11 +395,12 @@ export class PerceptionNode {
     a.unfollow?.();
     a.depth?.release();
     a.mailbox.close();
-    // The frame in flight finishes and is published; nothing new is taken.
+    // The frame in flight finishes and is published (or passes its deadline); nothing new is taken.
     await a.loop;
     this.droppedBefore += a.mailbox.dropped;
     this.active = undefined;
     const c = this.configured;
+    await c?.recovery.pause();
     await c?.view.idle();
     for (const m of c?.pipeline.models ?? []) m.session.releasePower();
   }
@@ -428,7 +437,7 @@ export class PerceptionNode {
   }
 
   /** What the frame path (frameRunner.ts) asks of this node; depth is read per frame. */
-  private get frameHost(): FrameRunnerHost {
+  private frameHost(c: Configured): FrameRunnerHost {
     return {
       node: this.node,
       clock: this.latencyClock,
@@ -440,7 +449,36 @@ export class PerceptionNode {
         const lease = this.active?.depth;
         return lease && this.depthNow ? { lease, settings: this.depthNow } : undefined;
       },
+      recovery: c.recovery,
+      runDeadlineMs: () => Number(this.values.run_deadline_ms),
     };
+  }
+
+  private acceleratorRecovery(
+    pipeline: PerceptionPipeline,
+    config: PerceptionConfig,
+  ): AcceleratorRecovery {
+    const log = this.node.getLogger();
+    return new AcceleratorRecovery(pipeline, {
+      policy: () => this.values.on_accelerator_failure as AcceleratorPolicy,
+      configuredProvider: config.provider,
+      log: {
+        error: (l) => log.error(l),
+        warn: (l) => log.warn(l),
+        info: (l) => log.info(l),
+      },
+      deactivate: () => {
+        void this.managed.transition('deactivate').then((o) => {
+          if (!o.ok) log.error(`on_accelerator_failure stop: deactivate failed: ${o.reason}`);
+        });
+      },
+      report: () => this.diagnostics.publish(),
+      now: () => performance.now(),
+      setTimer: (fn, ms) => {
+        const t = setTimeout(fn, ms);
+        return () => clearTimeout(t);
+      },
+    });
   }
 
   private warnUndrawable(encoding: string): void {

@@ -1,4 +1,5 @@
 import type { PerceptionPipeline } from '../pipeline/perceptionPipeline';
+import type { RecoveryStats } from './acceleratorRecovery';
 import { DIAG_ERROR, DIAG_OK, DIAG_WARN, DiagnosticReport } from '../ros/diagnosticsPublisher';
 import type { DepthCounters } from '../ros/depthIntake';
 import type { IntakeCounters } from '../ros/imageIntake';
@@ -26,6 +27,9 @@ export interface NodeDiagnosticsInput {
   /** Where frames come from: a topic, or `pipeline <name>` for a person source. */
   readonly input: string;
   readonly pipeline: PerceptionPipeline | undefined;
+  /** The engine's health and what on_accelerator_failure did (configured nodes). */
+  readonly engine: RecoveryStats | undefined;
+  readonly onAcceleratorFailure: string;
   readonly intake: IntakeCounters | undefined;
   readonly droppedStale: number;
   readonly stats: NodeStats;
@@ -59,6 +63,16 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     lifecycle_state: d.transition ? `${d.state} (${d.transition} in progress)` : d.state,
     model: pipeline?.name ?? d.model,
     requested_provider: d.requestedProvider,
+    // Where the models run now: the CPU after on_accelerator_failure cpu took over.
+    running_provider: pipeline?.provider ?? '',
+    // What the annotated image's badge says: the same words for the operator and the monitor.
+    processor: d.view?.processor ?? '',
+    engine_state: d.engine?.state ?? '',
+    engine_failures: d.engine?.failures ?? 0,
+    engine_recoveries: d.engine?.recoveries ?? 0,
+    last_engine_failure: d.engine?.lastFailure ?? '',
+    dropped_engine_down: d.engine?.droppedWhileBroken ?? 0,
+    on_accelerator_failure: d.onAcceleratorFailure,
     nodes_by_provider: JSON.stringify(placement),
     // onnx (graph compiled at configure) or context_cache (an ahead-of-time compiled binary).
     model_source: JSON.stringify(
@@ -119,8 +133,14 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
   if (d.state === 'unconfigured') {
     level = d.configureError ? DIAG_ERROR : DIAG_WARN;
     message = d.configureError ? `configure failed: ${d.configureError}` : 'unconfigured';
+  } else if (d.engine?.state === 'stopped') {
+    level = DIAG_ERROR;
+    message = `${d.state}: ${d.engine.failedProvider} failed (${d.engine.lastFailure}); on_accelerator_failure stop`;
   } else if (d.state !== 'active') {
     message = d.state;
+  } else if (d.engine && d.engine.state !== 'ok' && d.engine.state !== 'probing') {
+    level = DIAG_ERROR;
+    message = engineDownMessage(d.engine, d.onAcceleratorFailure);
   } else {
     const warnings = activeWarnings(d);
     if (warnings.length > 0) {
@@ -157,7 +177,9 @@ function activeWarnings(d: NodeDiagnosticsInput): string[] {
       `${NO_DEPTH_MESSAGE[d.depth.spatial.lastMissing](d.depth)}: results go out in 2D only`,
     );
   }
-  if (fallback) {
+  const onCpu = d.requestedProvider === 'htp' && d.pipeline?.provider === 'cpu';
+  if (onCpu) out.push(cpuFallbackMessage(d.engine));
+  if (fallback && !onCpu) {
     out.push(
       `HTP requested but ${fallback.providerReport.cpuNodes.length} graph nodes of ${fallback.name} run on the CPU`,
     );
@@ -166,6 +188,22 @@ function activeWarnings(d: NodeDiagnosticsInput): string[] {
     out.push('INT8 runs on CPU kernels that saturate on this CPU (no VNNI): accuracy suffers');
   }
   return out;
+}
+
+/** ERROR while the engine is broken: the provider, the failure, what happens next. */
+function engineDownMessage(e: RecoveryStats, policy: string): string {
+  const next =
+    e.state === 'reloading'
+      ? 're-creating the sessions'
+      : e.nextAttemptInS !== undefined
+        ? `re-creating the sessions in ${e.nextAttemptInS.toFixed(1)} s`
+        : 'waiting';
+  return `engine failed on ${e.failedProvider}: ${e.lastFailure}; on_accelerator_failure ${policy}: ${next}`;
+}
+
+/** WARN while the CPU runs what the accelerator failed at (on_accelerator_failure cpu). */
+function cpuFallbackMessage(e: RecoveryStats | undefined): string {
+  return `running on the CPU since the htp failed (on_accelerator_failure cpu; last failure: ${e?.lastFailure ?? ''})`;
 }
 
 const NO_DEPTH_MESSAGE: Readonly<

@@ -17,6 +17,8 @@ export interface OperatorViewStats {
   readonly segmentationColor: WatchedPublisherStats | undefined;
   /** ~/annotations; undefined for semantic models (no boxes to draw). */
   readonly annotations: WatchedPublisherStats | undefined;
+  /** What the badge says runs the models now (CPU, HTP, HTP partial n/m nodes). */
+  readonly processor: string;
 }
 
 /**
@@ -31,7 +33,8 @@ export class OperatorView {
   private readonly color: SegmentationColorOutput | undefined;
   private readonly annotations: ImageAnnotationsOutput | undefined;
   private readonly figures = new StreamFigures();
-  private readonly processor: string;
+  /** The badge's processor label and the models it was read from (they change on a fallback). */
+  private processorOf: { readonly model: unknown; readonly label: string } | undefined;
 
   constructor(
     rcl: typeof Rclnodejs,
@@ -54,7 +57,6 @@ export class OperatorView {
             classNames: manifest.classNames,
             skeleton: pipeline.model.keypoints.skeleton.limbs,
           });
-    this.processor = processorsLabel(pipeline.models.map((m) => m.providerReport.nodesByProvider));
   }
 
   get stats(): OperatorViewStats {
@@ -62,6 +64,7 @@ export class OperatorView {
       annotated: this.stream.stats,
       segmentationColor: this.color?.stats,
       annotations: this.annotations?.stats,
+      processor: this.processor(),
     };
   }
 
@@ -86,10 +89,25 @@ export class OperatorView {
       frame,
       () => ({
         ...resultAnnotation(result, manifest, frame.width, frame.height),
-        badge: this.figures.badge(this.processor),
+        badge: this.figures.badge(this.processor()),
       }),
       header,
     );
+  }
+
+  /**
+   * Where the models run now: read again when the pipeline's models were replaced (the CPU after
+   * the accelerator failed, see acceleratorRecovery.ts), so the badge never claims the HTP.
+   */
+  private processor(): string {
+    const model = this.pipeline.model;
+    if (this.processorOf?.model !== model) {
+      this.processorOf = {
+        model,
+        label: processorsLabel(this.pipeline.models.map((m) => m.providerReport.nodesByProvider)),
+      };
+    }
+    return this.processorOf.label;
   }
 
   /** Resolves when nothing is being drawn (deactivate waits for it). */

@@ -340,6 +340,11 @@ export class ModelPipeline {
   dispose(): void {
     this.session.dispose();
   }
+
+  /** dispose() once the run in flight, if any, has settled. */
+  disposeWhenIdle(): Promise<void> {
+    return this.session.disposeWhenIdle();
+  }
 }
 
 function introspected(t: TensorInfo): IntrospectedTensor {

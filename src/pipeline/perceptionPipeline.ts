@@ -54,11 +54,27 @@ export class PerceptionPipeline {
   }
 
   private constructor(
-    readonly model: ModelPipeline,
-    readonly personDetector: ModelPipeline | undefined,
+    private current: LoadedModels,
+    private readonly config: PerceptionConfig,
+    private readonly requiredTask: Task | undefined,
     options: FrameOptions,
   ) {
     this.options = options;
+  }
+
+  /** The node's model (after reloadModels, the one loaded last). */
+  get model(): ModelPipeline {
+    return this.current.model;
+  }
+
+  /** The person detector a top-down pose model runs first, if it has its own. */
+  get personDetector(): ModelPipeline | undefined {
+    return this.current.detector;
+  }
+
+  /** Where the models run now: the configured provider, or the CPU after reloadModels('cpu'). */
+  get provider(): 'cpu' | 'htp' {
+    return this.current.provider;
   }
 
   /**
@@ -70,65 +86,29 @@ export class PerceptionPipeline {
     options: FrameOptions,
     requiredTask?: Task,
   ): Promise<PerceptionPipeline> {
-    const choices: RuntimeChoices = {
-      provider: c.provider,
-      precision: c.precision,
-      int8Input: c.int8_input,
-      threads: c.threads,
-      allowModelMismatch: c.allow_model_mismatch,
-      htp: {
-        profile: c.htp_profile,
-        vtcm_mb: c.vtcm_mb,
-        require_accelerator: c.require_accelerator,
-        ...(c.context_cache ? { context_cache: c.context_cache } : {}),
-      },
-    };
-    const loaded: ModelPipeline[] = [];
+    const models = await loadModels(c, c.provider, requiredTask);
     try {
-      const model = await ModelPipeline.load(
-        requireModelReference(c.model),
-        choices,
-        undefined,
-        c.keypoint_set,
-      );
-      loaded.push(model);
-      const task = model.manifest.task;
-      if (requiredTask && task !== requiredTask) {
-        throw new ConfigError(
-          `${c.model}: this node needs a ${requiredTask} model, this one is ${task}`,
-        );
-      }
-      let detector: ModelPipeline | undefined;
-      if (model.needsPersonBoxes) {
-        if (!c.person_detector && !c.person_source) {
-          throw new ConfigError(
-            `${c.model}: a top-down pose model needs person_detector (a detect model manifest) or person_source (a detection pipeline of this process)`,
-          );
-        }
-        if (c.person_detector) {
-          // Same provider and HTP options as the pose model: a detector left on the CPU would
-          // silently take the HTP's place. A context cache belongs to one model, so not here.
-          const htp = { ...choices.htp };
-          delete htp.context_cache;
-          detector = await ModelPipeline.load(requireModelReference(c.person_detector), {
-            ...choices,
-            htp,
-          });
-          loaded.push(detector);
-          if (detector.manifest.task !== 'detect') {
-            throw new ConfigError(
-              `${c.person_detector}: person_detector must be a detect model, this one is ${detector.manifest.task}`,
-            );
-          }
-        }
-      }
-      const p = new PerceptionPipeline(model, detector, options);
+      const p = new PerceptionPipeline(models, c, requiredTask, options);
       p.setFrameOptions(options);
       return p;
     } catch (e) {
-      for (const m of loaded) m.dispose();
+      for (const m of [models.model, ...(models.detector ? [models.detector] : [])]) m.dispose();
       throw e;
     }
+  }
+
+  /**
+   * Loads the models again, on `provider` (the CPU after the accelerator failed) or the configured
+   * one, and puts them in place of the current ones, which it returns for the caller to free once
+   * their runs are done (disposeWhenIdle). Tracks and per-frame options carry over; on failure
+   * the current models stay.
+   */
+  async reloadModels(provider: 'cpu' | 'htp' = this.config.provider): Promise<ModelPipeline[]> {
+    const next = await loadModels(this.config, provider, this.requiredTask);
+    const old = this.models.slice();
+    this.current = next;
+    this.setFrameOptions(this.options);
+    return old;
   }
 
   get task(): Task {
@@ -240,8 +220,88 @@ export class PerceptionPipeline {
     return personDetections(p.detections, this.personIds);
   }
 
+  /** Frees the models; one whose run passed its deadline is freed when that run returns. */
   dispose(): void {
-    for (const m of this.models) m.dispose();
+    for (const m of this.models) {
+      if (m.session.inFlight === 0) m.dispose();
+      // Nobody awaits a cleaned-up pipeline: a failure to free a dead session has no one to tell.
+      else m.disposeWhenIdle().catch(() => undefined);
+    }
+  }
+}
+
+interface LoadedModels {
+  readonly model: ModelPipeline;
+  readonly detector: ModelPipeline | undefined;
+  readonly provider: 'cpu' | 'htp';
+}
+
+/**
+ * The node's models on `provider`; a missing, corrupt or mismatched model, a wrong task or a class
+ * name the model does not have fails here with a ConfigError naming it.
+ */
+async function loadModels(
+  c: PerceptionConfig,
+  provider: 'cpu' | 'htp',
+  requiredTask: Task | undefined,
+): Promise<LoadedModels> {
+  const choices: RuntimeChoices = {
+    provider,
+    precision: c.precision,
+    int8Input: c.int8_input,
+    threads: c.threads,
+    allowModelMismatch: c.allow_model_mismatch,
+    htp: {
+      profile: c.htp_profile,
+      vtcm_mb: c.vtcm_mb,
+      // The CPU after the accelerator failed is the fallback on_accelerator_failure chose.
+      require_accelerator: provider === c.provider ? c.require_accelerator : false,
+      ...(c.context_cache ? { context_cache: c.context_cache } : {}),
+    },
+  };
+  const loaded: ModelPipeline[] = [];
+  try {
+    const model = await ModelPipeline.load(
+      requireModelReference(c.model),
+      choices,
+      undefined,
+      c.keypoint_set,
+    );
+    loaded.push(model);
+    const task = model.manifest.task;
+    if (requiredTask && task !== requiredTask) {
+      throw new ConfigError(
+        `${c.model}: this node needs a ${requiredTask} model, this one is ${task}`,
+      );
+    }
+    let detector: ModelPipeline | undefined;
+    if (model.needsPersonBoxes) {
+      if (!c.person_detector && !c.person_source) {
+        throw new ConfigError(
+          `${c.model}: a top-down pose model needs person_detector (a detect model manifest) or person_source (a detection pipeline of this process)`,
+        );
+      }
+      if (c.person_detector) {
+        // Same provider and HTP options as the pose model: a detector left on the CPU would
+        // silently take the HTP's place. A context cache belongs to one model, so not here.
+        const htp = { ...choices.htp };
+        delete htp.context_cache;
+        detector = await ModelPipeline.load(requireModelReference(c.person_detector), {
+          ...choices,
+          htp,
+        });
+        loaded.push(detector);
+        if (detector.manifest.task !== 'detect') {
+          throw new ConfigError(
+            `${c.person_detector}: person_detector must be a detect model, this one is ${detector.manifest.task}`,
+          );
+        }
+      }
+    }
+    return { model, detector, provider };
+  } catch (e) {
+    for (const m of loaded) m.dispose();
+    throw e;
   }
 }
 

@@ -50,6 +50,8 @@ export interface DiagnosticStatus {
   level: number;
   message: string;
   values: Record<string, string>;
+  /** When the client received it (seconds since the epoch, the clock of the nodes' log stamps). */
+  at?: number;
 }
 export interface SetResult {
   successful: boolean;
@@ -241,6 +243,12 @@ export class RosClient {
   /** The node's newest DiagnosticStatus (published after this call). */
   async diagnostics(node: string, timeoutS = 5): Promise<DiagnosticStatus> {
     return this.call<DiagnosticStatus>('diagnostics', { node, timeout: timeoutS });
+  }
+
+  /** Every status of the node received so far (the newest 500), in order of arrival. */
+  async diagnosticsLog(node: string): Promise<DiagnosticStatus[]> {
+    return (await this.call<{ statuses: DiagnosticStatus[] }>('diagnostics_log', { node }))
+      .statuses;
   }
 
   async close(): Promise<void> {

@@ -72,8 +72,10 @@ describe('perception parameters', () => {
       'iou_threshold',
       'jpeg_quality',
       'max_detections',
+      'on_accelerator_failure',
       'person_classes',
       'probability_threshold',
+      'run_deadline_ms',
       'score_threshold',
       'segmentation_color_opacity',
       'track_buffer',
@@ -83,6 +85,21 @@ describe('perception parameters', () => {
       'track_new_threshold',
       'tracking',
     ]);
+  });
+
+  it('refuses on_accelerator_failure cpu with require_accelerator, and deadlines under 100 ms', () => {
+    assert.equal(parse({}).on_accelerator_failure, 'retry');
+    assert.equal(parse({}).run_deadline_ms, 5000);
+    assert.throws(
+      () => parse({ require_accelerator: true, on_accelerator_failure: 'cpu' }),
+      /on_accelerator_failure: cpu contradicts require_accelerator/,
+    );
+    assert.equal(
+      parse({ require_accelerator: true, on_accelerator_failure: 'stop' }).on_accelerator_failure,
+      'stop',
+    );
+    assert.throws(() => parse({ run_deadline_ms: 50 }), /run_deadline_ms/);
+    assert.throws(() => parse({ on_accelerator_failure: 'reboot' }), /on_accelerator_failure/);
   });
 
   it('keeps the depth range ordered and reads the depth settings per frame', () => {

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { nodeDiagnostics, NodeDiagnosticsInput } from '../../../src/nodes/nodeDiagnostics';
 import { NodeStats } from '../../../src/nodes/nodeStats';
-import { DIAG_OK, DIAG_WARN } from '../../../src/ros/diagnosticsPublisher';
+import { DIAG_ERROR, DIAG_OK, DIAG_WARN } from '../../../src/ros/diagnosticsPublisher';
+import type { RecoveryStats } from '../../../src/nodes/acceleratorRecovery';
 
 const active = (over: Partial<NodeDiagnosticsInput> = {}): NodeDiagnosticsInput => ({
   state: 'active',
@@ -11,6 +12,8 @@ const active = (over: Partial<NodeDiagnosticsInput> = {}): NodeDiagnosticsInput 
   requestedProvider: 'cpu',
   input: '/cam/image',
   pipeline: undefined,
+  engine: undefined,
+  onAcceleratorFailure: 'retry',
   intake: undefined,
   droppedStale: 0,
   stats: new NodeStats(),
@@ -109,5 +112,78 @@ describe('nodes/nodeDiagnostics: stale input', () => {
     const d = nodeDiagnostics(active({ stats }));
     assert.equal(d.values.input_format, '320x212 yuyv');
     assert.equal(d.values.input_format_changes, 1);
+  });
+});
+
+describe('nodes/nodeDiagnostics: engine failures (on_accelerator_failure)', () => {
+  const engine = (over: Partial<RecoveryStats>): RecoveryStats => ({
+    state: 'ok',
+    failures: 0,
+    recoveries: 0,
+    lastFailure: '',
+    failedProvider: '',
+    attempts: 0,
+    nextAttemptInS: undefined,
+    droppedWhileBroken: 0,
+    ...over,
+  });
+  const failure = 'ERR_RUNTIME: run 5 of m.onnx failed';
+
+  it('ERRORs naming the provider, the failure and the next re-creation while broken', () => {
+    const r = nodeDiagnostics(
+      active({
+        requestedProvider: 'htp',
+        engine: engine({
+          state: 'broken',
+          failures: 1,
+          lastFailure: failure,
+          failedProvider: 'htp',
+          nextAttemptInS: 1.2,
+          droppedWhileBroken: 7,
+        }),
+      }),
+    );
+    assert.equal(r.level, DIAG_ERROR);
+    assert.equal(
+      r.message,
+      `engine failed on htp: ${failure}; on_accelerator_failure retry: re-creating the sessions in 1.2 s`,
+    );
+    assert.equal(r.values.engine_state, 'broken');
+    assert.equal(r.values.engine_failures, 1);
+    assert.equal(r.values.last_engine_failure, failure);
+    assert.equal(r.values.dropped_engine_down, 7);
+    assert.equal(r.values.on_accelerator_failure, 'retry');
+  });
+
+  it('stays ERROR while re-creating, is OK again once a run answers (probing counts as running)', () => {
+    const down = { requestedProvider: 'htp' as const, onAcceleratorFailure: 'retry' };
+    const reloading = nodeDiagnostics(
+      active({ ...down, engine: engine({ state: 'reloading', failedProvider: 'htp' }) }),
+    );
+    assert.equal(reloading.level, DIAG_ERROR);
+    assert.match(reloading.message, /re-creating the sessions$/);
+    for (const state of ['probing', 'ok'] as const) {
+      const r = nodeDiagnostics(active({ ...down, engine: engine({ state, recoveries: 1 }) }));
+      assert.equal(r.level, DIAG_OK, r.message);
+      assert.equal(r.values.engine_recoveries, 1);
+    }
+  });
+
+  it('a node stopped by policy stop is ERROR while inactive, saying why', () => {
+    const r = nodeDiagnostics(
+      active({
+        state: 'inactive',
+        onAcceleratorFailure: 'stop',
+        engine: engine({ state: 'stopped', failedProvider: 'cpu', lastFailure: failure }),
+      }),
+    );
+    assert.equal(r.level, DIAG_ERROR);
+    assert.equal(r.message, `inactive: cpu failed (${failure}); on_accelerator_failure stop`);
+  });
+
+  it('an inactive node that was never stopped stays OK', () => {
+    const r = nodeDiagnostics(active({ state: 'inactive', engine: engine({}) }));
+    assert.equal(r.level, DIAG_OK);
+    assert.equal(r.message, 'inactive');
   });
 });

@@ -1,0 +1,250 @@
+import { strict as assert } from 'node:assert';
+import { useRosTestBed } from '../../support/rosTestBed';
+import type { DetectionsMsg, DiagnosticStatus } from '../../support/rosClient';
+import { nodeCommand, RunningProcess, startNode, startProcess } from '../../support/rosProcess';
+import type { TestFaultPlan } from '../../../src/engine/testFaultPlan';
+
+const TOPIC = '/accel/image';
+
+/** A ROS log line's stamp (seconds since the epoch) and text, for lines matching `pattern`. */
+function logLines(text: string, pattern: RegExp): { t: number; line: string }[] {
+  return text
+    .split('\n')
+    .filter((l) => pattern.test(l))
+    .map((line) => ({ t: Number(/^\[\w+\] \[([0-9.]+)\]/.exec(line)?.[1] ?? NaN), line }));
+}
+
+/**
+ * The accelerator failing mid-run (issue 35 item 1): a perception node whose engine fails or hangs
+ * through the addon's fault switch (HTP_PERCEPTION_TEST_FAULTS), over real DDS, once per policy of
+ * on_accelerator_failure, on the CPU and on the x86-64 HTP simulator's session.
+ */
+describe('the accelerator failing mid-run (on_accelerator_failure)', function () {
+  this.timeout(240_000);
+  const bed = useRosTestBed('person.jpg');
+
+  before(() => {
+    bed.own(
+      startNode(
+        'imageSourceNode',
+        'accel_cam',
+        [`directory:=${bed.photoDir}`, 'rate_hz:=5.0'],
+        ['-r', `image:=${TOPIC}`],
+      ),
+    );
+  });
+
+  const startPerception = (
+    name: string,
+    plan: TestFaultPlan,
+    params: readonly string[],
+  ): RunningProcess =>
+    bed.own(
+      startProcess(
+        'node',
+        [
+          ...nodeCommand('perceptionNode'),
+          '--ros-args',
+          '-r',
+          `__node:=${name}`,
+          '-r',
+          `image:=${TOPIC}`,
+          ...['threads:=2', ...params].flatMap((p) => ['-p', p]),
+        ],
+        { HTP_PERCEPTION_TEST_FAULTS: JSON.stringify(plan) },
+      ),
+    );
+
+  const log = (p: RunningProcess): string => p.stdout() + p.stderr();
+
+  async function diagnosticsWhen(
+    name: string,
+    ready: (d: DiagnosticStatus) => boolean,
+    tries = 60,
+  ): Promise<DiagnosticStatus> {
+    let d: DiagnosticStatus | undefined;
+    for (let i = 0; i < tries; i++) {
+      d = await bed.client.diagnostics(name, 5);
+      if (d.values && ready(d)) return d;
+    }
+    assert.fail(`diagnostics of ${name}: ${JSON.stringify(d)}`);
+  }
+
+  /** Detections of frames published from now on, with the person of person.jpg among them. */
+  async function detectionsFlow(name: string): Promise<void> {
+    const topic = `/${name}/detections`;
+    await bed.client.clear(topic);
+    const msgs = await bed.client.take<DetectionsMsg>(topic, 2, 60);
+    assert.ok(msgs.length >= 2, `${msgs.length} detections messages on ${topic}`);
+    assert.ok(
+      msgs.some((m) => m.items.some((d) => d.class_id === '0' || d.class_id === 'person')),
+      JSON.stringify(msgs.map((m) => m.items)),
+    );
+  }
+
+  /** The first ERROR status, received within a second of the node's ERROR line. */
+  async function errorWithinASecond(name: string, errorAt: number): Promise<DiagnosticStatus> {
+    const statuses = await bed.client.diagnosticsLog(name);
+    const first = statuses.find((s) => s.level === 2);
+    assert.ok(first, JSON.stringify(statuses.slice(-3)));
+    const delay = first.at! - errorAt;
+    assert.ok(delay <= 1.0, `diagnostics ERROR ${delay.toFixed(2)} s after the failure`);
+    return first;
+  }
+
+  it('retry on the CPU: ERROR at once with the provider and reason, a failed re-creation backs off, resumes on the CPU', async () => {
+    const name = 'accel_retry';
+    // Runs 8 and 9 fail; the first re-creation (session 2) fails too; run 10 answers.
+    const node = startPerception(name, { failRuns: [8, 9], failLoads: [2, 2] }, []);
+    await node.waitFor(/nodes by provider/, 60_000);
+    await bed.client.watch(`/${name}/detections`, 'detections');
+    const pid = node.child.pid;
+    const error = await node.waitFor(
+      /\[ERROR\] \[([0-9.]+)\] \[accel_retry\]: yolo11n on cpu: ERR_RUNTIME: run 8 of \S+ failed: injected fault .*; on_accelerator_failure retry: re-creating the sessions in 0\.5 s/,
+      60_000,
+    );
+    const errorAt = Number(error[1]);
+    const down = await errorWithinASecond(name, errorAt);
+    assert.match(down.message, /^engine failed on cpu: ERR_RUNTIME: run 8 of \S+ failed: injected/);
+    assert.equal(down.values.engine_state, 'broken');
+    assert.equal(down.values.power_state, 'released');
+    await node.waitFor(/recovered on cpu after 3 re-creation\(s\)/, 60_000);
+    const up = await diagnosticsWhen(name, (d) => d.values.engine_recoveries === '1');
+    assert.equal(up.level, 0, up.message);
+    assert.equal(up.values.engine_state, 'ok');
+    assert.equal(up.values.engine_failures, '2');
+    assert.equal(up.values.running_provider, 'cpu');
+    assert.equal(up.values.processor, 'CPU');
+    assert.match(up.values.last_engine_failure!, /^ERR_RUNTIME: run 9 of/);
+    await detectionsFlow(name);
+    const voted = await diagnosticsWhen(name, (d) => d.values.power_state === 'voted');
+    assert.equal(voted.values.lifecycle_state, 'active');
+    // One ERROR for the episode; one WARN per failed attempt, none per dropped frame.
+    const text = log(node);
+    assert.equal(logLines(text, /\[ERROR\]/).length, 1, text);
+    assert.equal(
+      logLines(text, /re-creating the sessions on cpu failed \(attempt 1: .*session 2 of/).length,
+      1,
+      text,
+    );
+    assert.equal(
+      logLines(text, /failed again after re-creation 2 \(ERR_RUNTIME: run 9/).length,
+      1,
+      text,
+    );
+    assert.ok(Number(up.values.dropped_engine_down) > 0, 'frames came while broken');
+    assert.equal(node.child.pid, pid);
+    assert.equal(node.child.exitCode, null);
+  });
+
+  it('a run that hangs past run_deadline_ms: ERR_DEADLINE, the executor keeps serving, new sessions answer before the hung run returns', async () => {
+    const name = 'accel_hang';
+    const node = startPerception(name, { hangRuns: [6, 6], hangMs: 15_000 }, [
+      'run_deadline_ms:=1500',
+    ]);
+    await node.waitFor(/nodes by provider/, 60_000);
+    await bed.client.watch(`/${name}/detections`, 'detections');
+    const error = await node.waitFor(
+      /\[ERROR\] \[([0-9.]+)\] \[accel_hang\]: yolo11n on cpu: ERR_DEADLINE: the frame's runs took longer than run_deadline_ms \(1500 ms\); on_accelerator_failure retry/,
+      60_000,
+    );
+    const errorAt = Number(error[1]);
+    await errorWithinASecond(name, errorAt);
+    // The parameter services answer while the run hangs: the executor is not blocked.
+    const [set] = await bed.client.setParams(name, { score_threshold: 0.3 });
+    assert.ok(set?.successful, JSON.stringify(set));
+    const recovered = await node.waitFor(
+      /\[INFO\] \[([0-9.]+)\] \[accel_hang\]: yolo11n: recovered on cpu after 1 re-creation/,
+      30_000,
+    );
+    // The hung run started 1.5 s before the ERROR and sleeps 15 s: recovery came well inside it.
+    assert.ok(
+      Number(recovered[1]) < errorAt + 15 - 1.5,
+      `recovered ${(Number(recovered[1]) - errorAt).toFixed(1)} s after the deadline`,
+    );
+    await detectionsFlow(name);
+    // Diagnostics kept coming at 1 Hz while the run hung.
+    const during = (await bed.client.diagnosticsLog(name)).filter(
+      (s) => s.at! > errorAt - 1.5 && s.at! < Number(recovered[1]),
+    );
+    assert.ok(during.length >= 2, `${during.length} statuses while the run hung`);
+  });
+
+  it('stop on the CPU: the node deactivates, says why while inactive, and comes back on activate', async () => {
+    const name = 'accel_stop';
+    const node = startPerception(name, { failRuns: [5, 5] }, ['on_accelerator_failure:=stop']);
+    await node.waitFor(/nodes by provider/, 60_000);
+    await node.waitFor(
+      /\[ERROR\] .*yolo11n on cpu: ERR_RUNTIME: run 5 of \S+ failed: .*; on_accelerator_failure stop: deactivating/,
+      60_000,
+    );
+    let state = '';
+    for (let i = 0; i < 50 && state !== 'inactive'; i++) {
+      state = await bed.client.state(name);
+      if (state !== 'inactive') await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(state, 'inactive');
+    const stopped = await diagnosticsWhen(name, (d) => d.values.lifecycle_state === 'inactive');
+    assert.equal(stopped.level, 2);
+    assert.match(
+      stopped.message,
+      /^inactive: cpu failed \(ERR_RUNTIME: run 5 of \S+ failed: .*\); on_accelerator_failure stop$/,
+    );
+    assert.equal(stopped.values.power_state, 'released');
+    // A lifecycle manager decides: activate again, the sessions are re-created.
+    await bed.client.watch(`/${name}/detections`, 'detections');
+    assert.ok(await bed.client.changeState(name, 'activate'));
+    await detectionsFlow(name);
+    const up = await diagnosticsWhen(name, (d) => d.values.engine_state === 'ok');
+    assert.equal(up.level, 0, up.message);
+    assert.equal(up.values.engine_recoveries, '1');
+  });
+
+  describe('on the HTP simulator session (INT8 yolov8s-fall)', () => {
+    const htp = ['model:=yolov8s-fall', 'provider:=htp', 'precision:=int8', 'vtcm_mb:=8'];
+    // The simulator takes seconds per frame: a deadline for it, not for a board.
+    const slow = 'run_deadline_ms:=120000';
+
+    it('cpu: carries on on the CPU, and the badge, diagnostics and log say so', async () => {
+      const name = 'accel_cpu';
+      const node = startPerception(name, { failRuns: [2, 2] }, [
+        ...htp,
+        slow,
+        'on_accelerator_failure:=cpu',
+      ]);
+      await node.waitFor(/nodes by provider \{.*QNNExecutionProvider/, 120_000);
+      await node.waitFor(
+        /\[ERROR\] .*yolov8s-fall on htp: ERR_RUNTIME: run 2 of \S+ failed: .*; on_accelerator_failure cpu: re-creating the sessions on the CPU now/,
+        120_000,
+      );
+      await node.waitFor(/\[WARN\] .*yolov8s-fall: continuing on the CPU since htp failed/, 60_000);
+      await bed.client.watch(`/${name}/detections`, 'detections');
+      await detectionsFlow(name);
+      const d = await diagnosticsWhen(name, (s) => s.values.running_provider === 'cpu');
+      assert.equal(d.level, 1, d.message);
+      assert.match(d.message, /running on the CPU since the htp failed/);
+      assert.doesNotMatch(d.message, /graph nodes .* run on the CPU/);
+      assert.equal(d.values.requested_provider, 'htp');
+      assert.equal(d.values.processor, 'CPU');
+      assert.equal(
+        Object.keys(JSON.parse(d.values.nodes_by_provider!)['yolov8s-fall']).join(),
+        'CPUExecutionProvider',
+      );
+    });
+
+    it('retry: re-creates the HTP session and resumes on the HTP', async () => {
+      const name = 'accel_htp';
+      const node = startPerception(name, { failRuns: [2, 2] }, [...htp, slow]);
+      await node.waitFor(/nodes by provider \{.*QNNExecutionProvider/, 120_000);
+      await node.waitFor(
+        /\[ERROR\] .*yolov8s-fall on htp: ERR_RUNTIME: run 2 of \S+ failed: .*; on_accelerator_failure retry: re-creating the sessions in 0\.5 s/,
+        120_000,
+      );
+      await node.waitFor(/yolov8s-fall: recovered on htp after 1 re-creation/, 180_000);
+      const d = await diagnosticsWhen(name, (s) => s.values.engine_recoveries === '1');
+      assert.equal(d.values.running_provider, 'htp');
+      assert.match(d.values.processor!, /^HTP/);
+      assert.equal(d.values.engine_state, 'ok');
+    });
+  });
+});
