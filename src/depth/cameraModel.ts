@@ -64,7 +64,25 @@ export class CameraModel {
     }
     if (!d.every(Number.isFinite))
       throw new CameraModelError('CameraInfo.d holds a non-finite value');
-    return new CameraModel(info.width, info.height, fx, fy, cx, cy, distortionOf(info));
+    const camera = new CameraModel(info.width, info.height, fx, fy, cx, cy, distortionOf(info));
+    // Finite numbers can still make no camera: a denormal focal length or distortion
+    // coefficients of 1e300 give infinite or NaN rays, and NaN centres in ~/detections_3d (found
+    // by the over-DDS malformed flood). The corners and the centre are where rays are largest.
+    for (const [u, v] of [
+      [0, 0],
+      [info.width - 1, 0],
+      [0, info.height - 1],
+      [info.width - 1, info.height - 1],
+      [cx, cy],
+    ] as const) {
+      const [x, y] = camera.pixelToRay(u, v);
+      if (!Number.isFinite(x) || !Number.isFinite(y)) {
+        throw new CameraModelError(
+          `CameraInfo (fx=${fx}, fy=${fy}, d=[${info.d.join(', ')}]) gives no finite ray at pixel (${u}, ${v})`,
+        );
+      }
+    }
+    return camera;
   }
 
   /**

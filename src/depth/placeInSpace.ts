@@ -68,5 +68,8 @@ export function placeKeypoint(
   const samples = rectSamples(map, kp.x - rx, kp.y - ry, kp.x + rx, kp.y + ry, range);
   const d = samples.length >= KEYPOINT_MIN_SAMPLES ? pointDepth(samples, 0.3) : undefined;
   if (!d) return { position: ORIGIN, score: kp.score, valid: false };
-  return { position: camera.backProject(kp.x, kp.y, d.depth), score: kp.score, valid: true };
+  const position = camera.backProject(kp.x, kp.y, d.depth);
+  // Not placed rather than NaN: see placeResult.
+  if (!position.every(Number.isFinite)) return { position: ORIGIN, score: kp.score, valid: false };
+  return { position, score: kp.score, valid: true };
 }

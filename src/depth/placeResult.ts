@@ -61,6 +61,12 @@ export function placeResult(
       return;
     }
     const b = placeBox(cam, d.box, z);
+    // A camera the CameraInfo checks let through can still overflow once scaled to the colour
+    // size (a huge cx times 640): such a box has no place, not a NaN one.
+    if (!b.centre.every(Number.isFinite) || !b.size.every(Number.isFinite)) {
+      withoutDepth++;
+      return;
+    }
     detections.push({ detection: d, index, centre: b.centre, size: b.size });
   };
   const poses: PlacedPose3D[] = [];

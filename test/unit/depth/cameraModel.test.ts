@@ -91,4 +91,14 @@ describe('depth/cameraModel', function () {
     // An unknown model with all-zero coefficients is a pinhole.
     CameraModel.fromCameraInfo({ ...PINHOLE, distortionModel: '', d: [] });
   });
+
+  it('refuses finite numbers that give no finite ray (denormal focal lengths)', function () {
+    const bad = (k: number[]) =>
+      assert.throws(
+        () => CameraModel.fromCameraInfo({ ...PINHOLE, k }),
+        (e: unknown) => e instanceof CameraModelError && /no finite ray/.test(e.message),
+      );
+    bad([5e-324, 0, 320, 0, 500, 240, 0, 0, 1]);
+    bad([500, 0, 320, 0, 1e-310, 240, 0, 0, 1]);
+  });
 });
