@@ -1,6 +1,7 @@
 /**
  * npm run bench:soak [-- --seconds 600 --warmup 60 --precision int8 --width 640 --height 480
  *                       --rate 30 --json out.json --png out.png]
+ * npm run bench:soak -- --container [...]: the three-pipeline container, see containerSoak.ts.
  *
  * The detector as a robot runs it, for minutes: an rclpy camera stand-in
  * (tools/ros/frame_publisher.py) streams real photos as rgb8 at --rate Hz; the perception node
@@ -28,6 +29,7 @@ import { startBenchNode, startFramePublisher } from './benchProcesses';
 import { readProcessUsage } from './processUsage';
 import { SoakSample, SoakSummary, summarizeSoak } from './soakSummary';
 import { printedHelp } from '../util/commandHelp';
+import { CONTAINER_USAGE, containerSoakMain } from './containerSoak';
 
 /** Printed by --help: this file's header. */
 const USAGE = `npm run bench:soak [-- --seconds 600 --warmup 60 --precision int8 --width 640 --height 480
@@ -230,10 +232,12 @@ async function soak(o: Options): Promise<SoakReport> {
 }
 
 async function main(): Promise<void> {
-  if (printedHelp(process.argv.slice(2), USAGE)) return;
-  const o = parseOptions(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (printedHelp(argv, `${USAGE}\n\n${CONTAINER_USAGE}`)) return;
   // A domain of its own, so the benchmark never meets other ROS 2 graphs on this machine.
   process.env.ROS_DOMAIN_ID = process.env.HTP_BENCH_DOMAIN_ID ?? String(100 + (process.pid % 100));
+  if (argv.includes('--container')) return containerSoakMain(argv);
+  const o = parseOptions(argv);
   const r = await soak(o);
   const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met');
   const rows = [

@@ -52,4 +52,60 @@ describe('npm run bench:soak (smoke: seconds, not minutes)', function () {
     const head = fs.readFileSync(png).subarray(0, 8);
     assert.deepEqual([...head], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   });
+
+  it('--container: the three pipelines of config/pipelines.yaml, results of each, counters, windows and a lifecycle cycle', async function () {
+    const json = path.join(dir, 'soak-container.json');
+    const png = path.join(dir, 'soak-container.png');
+    const p = startProcess(
+      'node',
+      [
+        repoPath('dist', 'src', 'bench', 'soakBench.js'),
+        '--container',
+        '--seconds',
+        '20',
+        '--warmup',
+        '5',
+        '--window',
+        '10',
+        '--cycles',
+        '1',
+        '--rate',
+        '10',
+        '--json',
+        json,
+        '--png',
+        png,
+      ],
+      { HTP_BENCH_DOMAIN_ID: privateDomainId() },
+    );
+    const code = await p.exited();
+    assert.equal(code, 0, `bench failed:\n${p.stdout()}\n${p.stderr()}`);
+    const r = JSON.parse(fs.readFileSync(json, 'utf8')) as {
+      frames_sent: number;
+      memory: { rss_mb: number; native_mb: number; js_heap_mb: number }[];
+      frames: Record<string, { received: number; processed: number }>;
+      latency: Record<string, { windows: { messages: number; p50_ms: number }[] }>;
+      cycles: { count: number; at_s: number; ms: number };
+    };
+    assert.equal(r.frames_sent, 200);
+    assert.equal(r.memory.length, 20);
+    for (const m of r.memory.slice(5)) {
+      assert.ok(m.rss_mb > 100 && m.js_heap_mb > 0 && m.native_mb < m.rss_mb, JSON.stringify(m));
+    }
+    for (const name of ['detector', 'pose', 'segmentation']) {
+      const f = r.frames[name]!;
+      assert.ok(f.processed > 0 && f.processed <= f.received, `${name}: ${JSON.stringify(f)}`);
+      const w = r.latency[name]!.windows;
+      assert.equal(w.length, 2);
+      assert.ok(
+        w.some((x) => x.messages > 0 && x.p50_ms > 0),
+        `${name}: ${JSON.stringify(w)}`,
+      );
+    }
+    assert.equal(r.cycles.at_s, 10);
+    assert.equal(r.cycles.count, 1);
+    assert.ok(r.cycles.ms > 0);
+    const head = fs.readFileSync(png).subarray(0, 8);
+    assert.deepEqual([...head], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  });
 });
