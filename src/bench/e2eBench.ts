@@ -25,7 +25,8 @@
  *    nothing and returns five people (htpStandinModel.ts), tracking on, so every stage but
  *    inference does its real work, as on the HTP; node_stages_ms_p50 (DDS callback -> publish
  *    returned) and node_cpu_ms_per_frame (the node process's user + system CPU over the 30 Hz
- *    phase per frame published) are on every row, and are the figures that matter on these.
+ *    phase per frame published) are on every row, and are the figures that matter on these; so
+ *    are the node's minor page faults per frame over the same span and its RSS at the end.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -90,7 +91,8 @@ What only our node costs, in the same run:
    nothing and returns five people (htpStandinModel.ts), tracking on, so every stage but
    inference does its real work, as on the HTP; node_stages_ms_p50 (DDS callback -> publish
    returned) and node_cpu_ms_per_frame (the node process's user + system CPU over the 30 Hz
-   phase per frame published) are on every row, and are the figures that matter on these.`;
+   phase per frame published) are on every row, and are the figures that matter on these; so
+   are the node's minor page faults per frame over the same span and its RSS at the end.`;
 
 const NODE = 'e2e_bench_det';
 const PROBE = 'e2e_floor_probe';
@@ -303,18 +305,22 @@ async function at30Hz(
   /** Where in the phase the CPU reading started and ended, s. */
   cpuWindowS: [number, number];
   threadCpuMs: Array<[string, number]>;
+  /** The measured process's minor page faults over the same span as cpuMs. */
+  minorFaults: number;
+  /** Its RSS at the end of the phase, MB. */
+  rssMb: number;
 }> {
   rx.arrivals.clear();
   const before = published();
   cam.send(`rate ${RATE_HZ} ${seconds}`);
   const phaseStart = performance.now();
   const reading = (): {
-    cpuS: number;
+    usage: ReturnType<typeof readProcessUsage>;
     threads: Map<string, number>;
     received: number;
     atS: number;
   } => ({
-    cpuS: readProcessUsage(nodePid).cpuS,
+    usage: readProcessUsage(nodePid),
     threads: readThreadCpu(nodePid),
     received: published(),
     atS: (performance.now() - phaseStart) / 1000,
@@ -338,10 +344,12 @@ async function at30Hz(
     received: published() - before,
     seconds: Number(elapsed),
     e2e,
-    cpuMs: (end.cpuS - warm.cpuS) * 1000,
+    cpuMs: (end.usage.cpuS - warm.usage.cpuS) * 1000,
     cpuFrames: end.received - warm.received,
     cpuWindowS: [warm.atS, end.atS],
     threadCpuMs: threadCpuDeltaMs(warm.threads, end.threads),
+    minorFaults: end.usage.minorFaults - warm.usage.minorFaults,
+    rssMb: end.usage.rssMb,
   };
 }
 
@@ -472,6 +480,8 @@ async function measureNode(
         rateCpuFrames: rate.cpuFrames,
         rateCpuWindowS: rate.cpuWindowS,
         rateThreadCpuMs: rate.threadCpuMs,
+        rateMinorFaults: rate.minorFaults,
+        rssMb: rate.rssMb,
         loadAvg,
       };
     } finally {
@@ -494,6 +504,8 @@ function printTables(rows: readonly E2eRow[]): void {
     'over floor ms': r.overhead_above_floor_ms_p50 ?? '-',
     'node stages p50 ms': r.node_stages_ms_p50,
     'node CPU ms/frame': r.node_cpu_ms_per_frame ?? '-',
+    'node faults/frame': r.node_minor_faults_per_frame ?? '-',
+    'node RSS MB': r.node_rss_mb,
     'floor CPU ms/frame': r.floor_cpu_ms_per_frame ?? '-',
     'fps @30 Hz': r.fps_30hz,
     'Ultralytics .pt p50 ms': r.ultralytics_pt_ms_p50 ?? '-',

@@ -77,6 +77,10 @@ export interface NodeRun {
   readonly rateCpuWindowS: readonly [number, number];
   /** The same CPU split by thread name (main, DDS, engine worker, V8 helpers), largest first. */
   readonly rateThreadCpuMs: ReadonlyArray<readonly [string, number]>;
+  /** The node process's minor page faults over the span of rateCpuMs. */
+  readonly rateMinorFaults: number;
+  /** The node process's RSS at the end of the 30 Hz phase, MB. */
+  readonly rssMb: number;
   /** 1-minute load average when the row started (the machine is shared). */
   readonly loadAvg: number;
 }
@@ -122,6 +126,10 @@ export interface E2eRow {
   readonly node_cpu_window_s: readonly [number, number];
   /** node_cpu_ms_per_frame split by thread name: where the CPU goes besides the main thread. */
   readonly node_cpu_ms_per_frame_by_thread: Readonly<Record<string, number>>;
+  /** The node process's minor page faults per frame published, same span as its CPU. */
+  readonly node_minor_faults_per_frame: number | null;
+  /** The node process's RSS at the end of the 30 Hz phase, MB. */
+  readonly node_rss_mb: number;
   /** What any rclnodejs node pays at this resolution (FloorRun), measured in the same run. */
   readonly floor_ms_p50: number | null;
   readonly floor_in_ms_p50: number | null;
@@ -216,6 +224,9 @@ export function e2eRow(
     node_cpu_ms_per_frame: run.rateCpuFrames > 0 ? r2(run.rateCpuMs / run.rateCpuFrames) : null,
     node_cpu_ms_per_frame_by_thread: perFrameByThread(run.rateThreadCpuMs, run.rateCpuFrames),
     node_cpu_window_s: [r2(run.rateCpuWindowS[0]), r2(run.rateCpuWindowS[1])],
+    node_minor_faults_per_frame:
+      run.rateCpuFrames > 0 ? r2(run.rateMinorFaults / run.rateCpuFrames) : null,
+    node_rss_mb: r2(run.rssMb),
     floor_ms_p50: fl?.floor_ms_p50 ?? null,
     floor_in_ms_p50: fl?.floor_in_ms_p50 ?? null,
     floor_out_ms_p50: fl?.floor_out_ms_p50 ?? null,

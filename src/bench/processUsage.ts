@@ -3,11 +3,25 @@ import * as fs from 'node:fs';
 /** Linux reports process CPU times in clock ticks of 1/100 s on x86-64 and arm64. */
 const CLOCK_TICKS_PER_S = 100;
 
-/** VmRSS in MB and user + system CPU time in seconds of a process, from /proc. */
-export function readProcessUsage(pid: number): { rssMb: number; cpuS: number } {
+/**
+ * VmRSS in MB, user + system CPU time in seconds and minor page faults so far of a process, from
+ * /proc. Minor faults count the pages a process touched for the first time in a mapping: a frame
+ * buffer that gets a fresh mapping per message shows there (docs/benchmarks.md, malloc tuning).
+ */
+export function readProcessUsage(pid: number): {
+  rssMb: number;
+  cpuS: number;
+  minorFaults: number;
+} {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-  return { rssMb: rssKb / 1024, cpuS: statCpuS(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')) };
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return { rssMb: rssKb / 1024, cpuS: statCpuS(stat), minorFaults: statMinorFaults(stat) };
+}
+
+/** minflt of a /proc stat line: field 10, the 8th after the parenthesized command name. */
+function statMinorFaults(stat: string): number {
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[7]);
 }
 
 /** User + system CPU seconds of a /proc stat line (a process's or one of its threads'). */

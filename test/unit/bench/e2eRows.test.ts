@@ -37,6 +37,8 @@ function run(over: Partial<NodeRun> = {}): NodeRun {
       ['node', 450],
       ['dds.shm.7411', 150],
     ],
+    rateMinorFaults: 300,
+    rssMb: 180.123,
     loadAvg: 1.5,
     ...over,
   };
@@ -97,6 +99,15 @@ describe('e2eRow', function () {
       e2eRow(run({ rateCpuFrames: 0 }), undefined, undefined).node_cpu_ms_per_frame,
       null,
     );
+  });
+
+  it('reports the node page faults per published frame over the CPU span and its RSS', function () {
+    const r = e2eRow(run(), undefined, undefined);
+    // 300 minor faults over the same 150 frames as the CPU.
+    assert.equal(r.node_minor_faults_per_frame, 2);
+    assert.equal(r.node_rss_mb, 180.12);
+    const none = e2eRow(run({ rateCpuFrames: 0 }), undefined, undefined);
+    assert.equal(none.node_minor_faults_per_frame, null);
   });
 
   it('sets the overhead against the floor measured at the same resolution', function () {
