@@ -6,16 +6,24 @@
  * messages (fast-check, seeded: targeted defects with real camera sizes, and the unit property
  * suites' hostile variants of valid messages) are interleaved with valid frames of a person at
  * 2 m, then valid frames alone follow. Each message's fate at the container's intake is predicted
- * here with the production decoders (`accepted` or the FrameError code), so the test can check the
- * container's counts against what was sent. A witness subscription per topic, taking the way the
- * container takes (the one-copy take for images, serialized for CameraInfo) with a deep history,
- * says which messages DDS delivers at all: the one-copy take loses a payload whose encapsulation
- * Fast CDR does not read (unknown representation ids, some option bits, under 4 bytes) before any
- * of our code sees it. Prints one JSON line (FloodSummary).
+ * with the production decoders (`accepted` or the FrameError code), so the test can check the
+ * container's counts against what was sent. A witness process (this script with --witness)
+ * subscribes to every topic the way the container does (the one-copy take for images, serialized
+ * for CameraInfo) with a deep history, and predicts the fate of each message it takes from the
+ * bytes it took: what reaches another process is not always what was sent (test/support/
+ * takenPayload.ts: padded to 4 unless fragmented; the one-copy take loses a payload whose
+ * encapsulation Fast CDR does not read, and leaves off the final padding the header declares).
+ * Empty (0-byte) messages go out on a writer of their own per topic: Fast DDS sends one as a DATA
+ * submessage without payload, which a reader in another process discards without acknowledging
+ * it, so a reliable writer resends it until its history lets go of it (200 messages here) and the
+ * reader gets nothing this writer sent after it meanwhile. On the flood's own writer that stalled
+ * each topic for seconds at a time, and for good when one came within 200 messages of the end,
+ * whatever the subscriber and its take. Prints one JSON line (FloodSummary).
  *
  *   node malformedFlood.js '<FloodPlan as JSON>'
  */
-import { createHash } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import * as fs from 'node:fs';
 import * as fc from 'fast-check';
 import sharp from 'sharp';
@@ -79,7 +87,10 @@ export type Outcome = string;
 export interface FloodSummary {
   /** Per input: messages sent by predicted outcome (malformed and valid together). */
   readonly sent: Record<FloodInput, Record<Outcome, number>>;
-  /** Per input: those of them a witness subscription taking the container's way received. */
+  /**
+   * Per input: messages a subscriber in another process taking the container's way (the witness)
+   * received, by the outcome predicted from the bytes it received.
+   */
   readonly delivered: Record<FloodInput, Record<Outcome, number>>;
   /** Per input: how many of the sent messages were malformed (their outcomes included above). */
   readonly malformed: Record<FloodInput, number>;
@@ -378,32 +389,26 @@ async function main(): Promise<void> {
     QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_RELIABLE,
     QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_VOLATILE,
   );
-  // The witnesses: what a subscriber that takes the container's way gets at all.
-  const witnessed = new Map<string, number>();
-  const key = (input: FloodInput, bytes: Uint8Array) =>
-    `${input} ${createHash('sha1').update(bytes).digest('base64')}`;
-  let witnessTotal = 0;
-  const deep = new QoS(
-    QoS.HistoryPolicy.RMW_QOS_POLICY_HISTORY_KEEP_LAST,
-    5000,
-    QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_RELIABLE,
-    QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_VOLATILE,
+  // The witness: what a subscriber in another process that takes the container's way gets.
+  const witness = spawn(process.execPath, [__filename, '--witness', JSON.stringify(plan.topics)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const witnessLines: string[] = [];
+  const witnessLine = new Promise<void>((resolve) =>
+    createInterface({ input: witness.stdout }).on('line', (l) => {
+      witnessLines.push(l);
+      resolve();
+    }),
   );
-  for (const input of FLOOD_INPUTS) {
-    const options =
-      input === 'camera_info' ? { isRaw: true, qos: deep } : rawSubscriptionOptions(deep);
-    node.createSubscription(
-      TYPES[input] as 'sensor_msgs/msg/Image',
-      plan.topics[input],
-      options,
-      (m: unknown) => {
-        const k = key(input, m as Buffer);
-        witnessed.set(k, (witnessed.get(k) ?? 0) + 1);
-        witnessTotal++;
-      },
-    );
-  }
   const publishers = Object.fromEntries(
+    FLOOD_INPUTS.map((input) => [
+      input,
+      node.createPublisher(TYPES[input] as 'sensor_msgs/msg/Image', plan.topics[input], { qos }),
+    ]),
+  ) as Record<FloodInput, Rclnodejs.Publisher<'sensor_msgs/msg/Image'>>;
+  // Empty messages never reach another process and hold back what their writer sends after
+  // them (see above): they get writers of their own.
+  const emptyPublishers = Object.fromEntries(
     FLOOD_INPUTS.map((input) => [
       input,
       node.createPublisher(TYPES[input] as 'sensor_msgs/msg/Image', plan.topics[input], { qos }),
@@ -412,7 +417,13 @@ async function main(): Promise<void> {
   node.spin(5);
   const deadline = Date.now() + 60_000;
   // The container and our witness.
-  while (FLOOD_INPUTS.some((i) => matchedSubscriptions(publishers[i]) < 2)) {
+  await witnessLine; // 'ready'
+  while (
+    FLOOD_INPUTS.some(
+      (i) =>
+        matchedSubscriptions(publishers[i]) < 2 || matchedSubscriptions(emptyPublishers[i]) < 2,
+    )
+  ) {
     if (Date.now() > deadline) throw new Error('no subscriber on some flood topic after 60 s');
     await sleep(100);
   }
@@ -423,11 +434,10 @@ async function main(): Promise<void> {
     FloodInput,
     Record<Outcome, number>
   >;
-  const log: { input: FloodInput; key: string; outcome: Outcome }[] = [];
   const publish = (input: FloodInput, bytes: Uint8Array, outcome: Outcome): void => {
-    publishers[input].publish(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length) as never);
+    const writer = bytes.length === 0 ? emptyPublishers[input] : publishers[input];
+    writer.publish(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length) as never);
     sent[input][outcome] = (sent[input][outcome] ?? 0) + 1;
-    log.push({ input, key: key(input, bytes), outcome });
   };
   const publishValid = (sec: number): void => {
     const frames = valid(sec);
@@ -490,21 +500,14 @@ async function main(): Promise<void> {
     await sleep(200);
   }
   for (const input of FLOOD_INPUTS) publishers[input].waitForAllAcked(5_000_000_000n);
-  // The witnesses have taken everything once their count stops moving.
-  for (let last = -1, i = 0; witnessTotal !== last && i < 40; i++) {
-    last = witnessTotal;
-    await sleep(500);
-  }
-  const delivered = Object.fromEntries(FLOOD_INPUTS.map((i) => [i, {}])) as Record<
+  // The witness answers once it has taken everything (its count stopped moving).
+  const answered = new Promise<void>((resolve) => witness.on('exit', () => resolve()));
+  witness.stdin.end();
+  await answered;
+  const delivered = JSON.parse(witnessLines[witnessLines.length - 1] ?? '') as Record<
     FloodInput,
     Record<Outcome, number>
   >;
-  for (const m of log) {
-    const n = witnessed.get(m.key) ?? 0;
-    if (n === 0) continue;
-    witnessed.set(m.key, n - 1);
-    delivered[m.input][m.outcome] = (delivered[m.input][m.outcome] ?? 0) + 1;
-  }
 
   const summary: FloodSummary = {
     sent,
@@ -521,8 +524,63 @@ async function main(): Promise<void> {
   await rcl.shutdown();
 }
 
+/**
+ * The witness process: subscribes to the flood's topics the way the container does, counts what
+ * it takes by the outcome predicted from the bytes taken, prints 'ready' once subscribed, and when
+ * its stdin closes and its count has stopped moving, the counts as one JSON line.
+ */
+async function witness(topics: Readonly<Record<FloodInput, string>>): Promise<void> {
+  const rcl = loadRclnodejs();
+  await rcl.init();
+  const node = rcl.createNode(`malformed_flood_witness_${process.pid}`);
+  const { QoS } = rcl;
+  const deep = new QoS(
+    QoS.HistoryPolicy.RMW_QOS_POLICY_HISTORY_KEEP_LAST,
+    5000,
+    QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_RELIABLE,
+    QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_VOLATILE,
+  );
+  const taken = Object.fromEntries(FLOOD_INPUTS.map((i) => [i, {}])) as Record<
+    FloodInput,
+    Record<Outcome, number>
+  >;
+  let total = 0;
+  for (const input of FLOOD_INPUTS) {
+    // As the container: CameraInfo serialized, images with the one-copy take where there is one.
+    const options =
+      input === 'camera_info' ? { isRaw: true, qos: deep } : rawSubscriptionOptions(deep);
+    node.createSubscription(
+      TYPES[input] as 'sensor_msgs/msg/Image',
+      topics[input],
+      options,
+      (m: unknown) => {
+        const outcome = predict(input, m as Buffer);
+        taken[input][outcome] = (taken[input][outcome] ?? 0) + 1;
+        total++;
+      },
+    );
+  }
+  node.spin(5);
+  process.stdout.write('ready\n');
+  await new Promise<void>((resolve) => {
+    process.stdin.on('end', () => resolve());
+    process.stdin.resume();
+  });
+  for (let last = -1, i = 0; total !== last && i < 40; i++) {
+    last = total;
+    await sleep(500);
+  }
+  process.stdout.write(`${JSON.stringify(taken)}\n`);
+  node.destroy();
+  rcl.shutdown();
+}
+
 if (require.main === module) {
-  main().catch((e: unknown) => {
+  const run =
+    process.argv[2] === '--witness'
+      ? witness(JSON.parse(process.argv[3] ?? '') as Record<FloodInput, string>)
+      : main();
+  run.catch((e: unknown) => {
     process.stderr.write(
       `malformedFlood: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
     );
