@@ -182,6 +182,8 @@ describe('htp-perception model compile', function () {
             `model:=${manifestPath}`,
             'provider:=htp',
             'precision:=int8',
+            // The x86-64 simulator takes seconds per frame: past the default deadline of a board.
+            'run_deadline_ms:=120000',
           ]),
         );
         const loaded = await node.waitFor(

@@ -17,7 +17,7 @@ describe('managed perception node: endurance of the lifecycle', function () {
   this.timeout(900_000);
   const bed = useRosTestBed('person.jpg');
 
-  it(`${CYCLES} configure / activate / deactivate / cleanup cycles with frames flowing: RSS and fds do not grow by more than 5 % after the first`, async function () {
+  it(`${CYCLES} configure / activate / deactivate / cleanup cycles with frames flowing: RSS grows by at most 8 % after the first, fds by at most 5 %`, async function () {
     const node = startNode('perceptionNode', 'en_it', ['autostart:=false', 'threads:=2']);
     bed.own(node);
     bed.own(startPhotoSource('en_src', bed.photoDir, 10));
@@ -47,7 +47,11 @@ describe('managed perception node: endurance of the lifecycle', function () {
     console.log(
       `      after cycle 1: ${mb(first.rssKb)} MB, ${first.fds} fds; median cycles 6-15: ${mb(early)} MB; median cycles ${CYCLES - 9}-${CYCLES}: ${mb(late)} MB (${(((late - early) / early) * 100).toFixed(1)} %); after cycle ${CYCLES}: ${last.fds} fds`,
     );
-    assert.ok(late <= early * 1.05, `RSS grew ${mb(early)} -> ${mb(late)} MB`);
+    // 8 %: the same code measured +2.1 % (CI), +4.4 % (a loaded machine) and +5.6 % (a clean
+    // clone): steps of ~5 MB at random cycles, new high-water marks of glibc's heap as in the
+    // hour-long soak, not a trend. The leak this guards against (the allocator tuning off,
+    // docs/benchmarks.md) grew +17.4 %.
+    assert.ok(late <= early * 1.08, `RSS grew ${mb(early)} -> ${mb(late)} MB`);
     // A leak grows the count for good; a descriptor DDS or libuv holds for a moment at one sample
     // (CI on 2026-11-27: 44 everywhere, 47 once at cycle 46) is not one. Medians, as for RSS.
     const lateFds = median(samples.slice(CYCLES - 10).map((s) => s.fds));

@@ -95,6 +95,8 @@ describe('detector node over real DDS (image_source -> detector -> rclpy)', func
       'provider:=htp',
       'precision:=int8',
       'vtcm_mb:=8',
+      // The x86-64 simulator takes seconds per frame: past the default deadline of a board.
+      'run_deadline_ms:=120000',
     ]);
     procs.push(detector);
     const loaded = await detector.waitFor(
