@@ -50,8 +50,10 @@ export interface DiagnosticStatus {
   level: number;
   message: string;
   values: Record<string, string>;
-  /** When the client received it (seconds since the epoch, the clock of the nodes' log stamps). */
+  /** When the client handled it (seconds since the epoch, the clock of the nodes' log stamps). */
   at?: number;
+  /** diagnostics_log only: its DiagnosticArray's header stamp, when the node published it (s). */
+  stamp?: number;
 }
 export interface SetResult {
   successful: boolean;
