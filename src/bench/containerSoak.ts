@@ -130,10 +130,6 @@ const byPipeline = <T>(f: (name: PipelineName) => T): Record<PipelineName, T> =>
 });
 
 const wallMs = (): number => performance.timeOrigin + performance.now();
-const median = (v: number[]): number => {
-  const s = [...v].sort((a, b) => a - b);
-  return s.length ? s[Math.floor(s.length / 2)]! : NaN;
-};
 
 async function runSoak(o: Options): Promise<ContainerSoakReport> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-soak-container-'));
@@ -356,7 +352,7 @@ export async function containerSoakMain(argv: readonly string[]): Promise<void> 
       },
     ],
     {
-      title: `perception_container (3 pipelines, CPU), ${r.resolution} at ${r.rate_hz} Hz, ${median(r.memory.map((m) => m.cpu_percent))} % CPU`,
+      title: `perception_container (3 pipelines, CPU), ${r.resolution} at ${r.rate_hz} Hz, ${r.cpu_percent_median} % CPU`,
       xLabel: 'seconds',
       yLabel: 'MB',
       band: { from: 0, to: o.warmup, label: 'warm-up' },
