@@ -1,6 +1,7 @@
 // Module entry: exports inspectModel(), loadSession() and the EngineSession class, the ORT version,
-// the glibc thresholds the addon fixed (mallocThresholds()) and the heads' output kernels
-// (planePeaks(), remapLabels(), yoloBestClasses(): output_kernels.h) and the label images' memory
+// the glibc thresholds the addon fixed (mallocThresholds()) and what glibc holds (mallocUsage():
+// malloc_usage.h), the heads' output kernels (planePeaks(), remapLabels(), yoloBestClasses():
+// output_kernels.h) and the label images' memory
 // (zeroedBytes(), zeroedBytesStats(): recycled_bytes.h), and the tests' fault switch
 // (setFaultPlan(), faultCounts(): fault_plan.h).
 #include <napi.h>
@@ -8,6 +9,7 @@
 #include "engine_session.h"
 #include "fault_plan_js.h"
 #include "malloc_tuning.h"
+#include "malloc_usage.h"
 #include "output_kernels.h"
 #include "recycled_bytes.h"
 
@@ -35,6 +37,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
     o.Set("trimThreshold", t.trim_threshold);
     return o;
   }, "mallocThresholds"));
+  exports.Set("mallocUsage", Napi::Function::New(env, htp::MallocUsageJs, "mallocUsage"));
   return exports;
 }
 }  // namespace

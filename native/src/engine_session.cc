@@ -37,6 +37,7 @@ Napi::Function EngineSession::Define(Napi::Env env) {
                                   InstanceMethod("runMany", &EngineSession::RunMany),
                                   InstanceMethod("setDynamicOptions", &EngineSession::SetDynamicOptions),
                                   InstanceMethod("dispose", &EngineSession::Dispose),
+                                  InstanceMethod("arenaUsage", &EngineSession::ArenaUsageJs),
                                   InstanceAccessor("inFlight", &EngineSession::InFlight, nullptr)});
   env.SetInstanceData<Constructor>(new Constructor{Napi::Persistent(f)});
   return f;
@@ -137,6 +138,18 @@ Napi::Value EngineSession::Dispose(const Napi::CallbackInfo& info) {
 
 Napi::Value EngineSession::InFlight(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), core_->in_flight.load());
+}
+
+Napi::Value EngineSession::ArenaUsageJs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const ArenaUsage u = core_->arena_usage();
+  if (!u.known) return env.Null();
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("reservedBytes", static_cast<double>(u.reserved_bytes));
+  o.Set("inUseBytes", static_cast<double>(u.in_use_bytes));
+  o.Set("peakInUseBytes", static_cast<double>(u.peak_in_use_bytes));
+  o.Set("extensions", static_cast<double>(u.extensions));
+  return o;
 }
 
 }  // namespace htp

@@ -6,6 +6,8 @@
 #endif
 
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 
 #include "engine_error.h"
@@ -100,15 +102,17 @@ HostTensor ToHost(std::string name, Ort::Value v) {
     throw EngineError("ERR_RUNTIME", "output " + t.name + " has ONNX element type " + std::to_string(t.type) +
                                          ", which the engine does not return");
   t.bytes = n * unit;
+  if (t.bytes == 0) return t;
+  t.data.reset(new uint8_t[t.bytes]);
   if (t.type == ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT16) {
     // Widened here, on the worker: the completion callback runs on the JS thread.
     const Ort::Float16_t* src = v.GetTensorData<Ort::Float16_t>();
-    t.widened.resize(n);
-    for (size_t i = 0; i < n; ++i) t.widened[i] = src[i].ToFloat();
+    float* dst = reinterpret_cast<float*>(t.data.get());
+    for (size_t i = 0; i < n; ++i) dst[i] = src[i].ToFloat();
   } else {
-    t.value = std::move(v);
+    std::memcpy(t.data.get(), v.GetTensorRawData(), t.bytes);
   }
-  return t;
+  return t;  // `v` goes back to the arena now, not when V8 collects the output
 }
 
 // Fills `peaks` for a [B,]C,H,W (or [B,]H,W,C) float output; leaves it empty for any other shape.
@@ -197,6 +201,7 @@ SessionCore::SessionCore(const LoadSpec& s) : spec_(s) {
   ReadPlacement();
   CheckInput();
   ResolvePeaksOutput();
+  OpenArena();
   input_buffer_.resize(OutputBytes(s.preprocess));
   padded_ = PaddedRect{};
 #ifdef __GLIBC__
@@ -224,6 +229,45 @@ void SessionCore::ResolvePeaksOutput() {
   for (const auto& o : model_.outputs) names += (names.empty() ? "" : ", ") + o.name;
   throw EngineError("ERR_INVALID_OPTIONS",
                     "outputPeaks: the model has no output " + spec_.peaks_output + " (its outputs: " + names + ")");
+}
+
+// Statistics are optional: a session without a CPU arena (or an ONNX Runtime that cannot wrap it)
+// runs the same, it only reports nothing.
+void SessionCore::OpenArena() {
+  try {
+    auto mem = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);
+    arena_ = std::make_unique<Ort::Allocator>(*session_, mem);
+  } catch (const Ort::Exception&) {
+    arena_.reset();
+  }
+}
+
+// Under run_mutex_, after a run: the arena cannot change meanwhile, and readers on the JS thread
+// take only arena_usage_mutex_, held for a copy.
+void SessionCore::ReadArena() {
+  if (!arena_) return;
+  ArenaUsage u;
+  try {
+    const Ort::KeyValuePairs stats = arena_->GetStats();
+    const auto number = [&stats](const char* key, int64_t* out) {
+      const char* v = stats.GetValue(key);
+      if (v == nullptr) return false;
+      *out = std::strtoll(v, nullptr, 10);
+      return true;
+    };
+    u.known = number("TotalAllocated", &u.reserved_bytes) && number("InUse", &u.in_use_bytes);
+    number("MaxInUse", &u.peak_in_use_bytes);
+    number("NumArenaExtensions", &u.extensions);
+  } catch (const Ort::Exception&) {
+    u.known = false;
+  }
+  std::lock_guard<std::mutex> lock(arena_usage_mutex_);
+  arena_usage_ = u;
+}
+
+ArenaUsage SessionCore::arena_usage() const {
+  std::lock_guard<std::mutex> lock(arena_usage_mutex_);
+  return arena_usage_;
 }
 
 // Where ORT placed each node, from its own partitioning record.
@@ -292,6 +336,8 @@ RunOutput SessionCore::Run(const FrameView& frame, const Roi& roi, const KeyValu
     if (peaks_index_ >= 0) ScanPeaks(out.outputs[peaks_index_], spec_.peaks_channels_last, &out.peaks);
     out.preprocess_ms = Ms(t0, t1);
     out.inference_ms = Ms(t1, t2);
+    values.clear();
+    ReadArena();
   } catch (const Ort::Exception& e) {
     throw EngineError("ERR_RUNTIME", std::string("inference failed: ") + e.what());
   }
@@ -317,6 +363,7 @@ void SessionCore::Dispose() {
     throw EngineError("ERR_BUSY", "cannot dispose: " + std::to_string(in_flight.load()) +
                                       " run(s) in flight; await them first");
   std::lock_guard<std::mutex> lock(run_mutex_);
+  arena_.reset();
   session_.reset();
   // The JS wrapper (and with it this core) lives until V8 collects it, and V8 does not see native
   // memory: free the input tensor now, or every configure/cleanup cycle leaves megabytes behind.

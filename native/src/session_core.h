@@ -68,10 +68,13 @@ struct HostTensor {
   std::string name;
   std::vector<int64_t> dims;
   int type = 0;  // the model's ONNX element code: float16 stays float16 though the bytes are float32
-  Ort::Value value{nullptr};
-  std::vector<float> widened;
+  // The output's bytes copied out of ONNX Runtime's arena on the worker (float16 widened to
+  // float32): JS keeps an output until V8 collects it, which may be minutes, and in the arena each
+  // one held a chunk that long, so the arena grew to hold them and RSS with it (bench:soak
+  // --container: +39 MB in an hour). Uninitialized, then written whole.
+  std::unique_ptr<uint8_t[]> data;
   size_t bytes = 0;
-  void* Data() { return widened.empty() ? value.GetTensorMutableRawData() : widened.data(); }
+  void* Data() { return data.get(); }
 };
 
 struct RunOutput {
@@ -89,6 +92,18 @@ struct RunOutput {
 // the real session is created, and ONNX Runtime offers no way to read their names short of
 // creating a session; the probe skips graph optimization and provider compilation, the costly part.
 ModelDesc InspectModel(const std::string& model_path);
+
+// The session's CPU arena (ONNX Runtime's BFC allocator, where its intermediate tensors live) as
+// read after the last run: what it reserved from malloc, what was in use then, the most ever in use
+// at once, and how often it grew. known = false before the first run, and for a session whose
+// allocator reports nothing (ONNX Runtime without stats, or no arena).
+struct ArenaUsage {
+  bool known = false;
+  int64_t reserved_bytes = 0;
+  int64_t in_use_bytes = 0;
+  int64_t peak_in_use_bytes = 0;
+  int64_t extensions = 0;
+};
 
 class SessionCore {
  public:
@@ -111,15 +126,23 @@ class SessionCore {
   const std::string& assignment_note() const { return assignment_note_; }
   const std::string& model_source() const { return model_source_; }
   bool context_cache_written() const { return context_cache_written_; }
+  // Never waits on a run: read from the copy the last run left.
+  ArenaUsage arena_usage() const;
 
  private:
   explicit SessionCore(const LoadSpec& spec);
   void ReadPlacement();
   void CheckInput() const;
   void ResolvePeaksOutput();
+  void OpenArena();
+  void ReadArena();
 
   LoadSpec spec_;
   std::unique_ptr<Ort::Session> session_;
+  // The session's own arena allocator, for its statistics only; released before session_.
+  std::unique_ptr<Ort::Allocator> arena_;
+  mutable std::mutex arena_usage_mutex_;
+  ArenaUsage arena_usage_;
   std::atomic<bool> disposed_{false};
   std::mutex run_mutex_;
   ModelDesc model_;

@@ -29,8 +29,14 @@ import {
   latencyWindows,
 } from './containerSoakSummary';
 import { writeBenchFrames } from './e2eFrames';
-import { lineChartSvg } from './lineChartSvg';
+import {
+  breakdownChartSvg,
+  ChartContext,
+  ChartedSample,
+  memoryChartSvg,
+} from './containerSoakCharts';
 import { startBenchContainer, startFramePublisher } from './benchProcesses';
+import { diagnosticsMemory, readRssKinds } from './memoryBreakdown';
 import { readProcessUsage } from './processUsage';
 import { SoakSummary, summarizeSoak } from './soakSummary';
 
@@ -85,11 +91,7 @@ function parseOptions(argv: readonly string[]): Options {
   return o;
 }
 
-interface MemorySample {
-  readonly t_s: number;
-  readonly rss_mb: number;
-  readonly js_heap_mb: number;
-  readonly native_mb: number;
+interface MemorySample extends ChartedSample {
   readonly cpu_percent: number;
 }
 
@@ -211,6 +213,11 @@ async function runSoak(o: Options): Promise<ContainerSoakReport> {
       const p = readProcessUsage(container.pid);
       const heap = Number(diagnostics.get('detector')?.get('process_js_heap_mb') ?? NaN);
       memory.push({
+        ...readRssKinds(container.pid),
+        ...diagnosticsMemory(
+          diagnostics.get('detector'),
+          PIPELINES.map((pl) => diagnostics.get(pl.name)),
+        ),
         t_s: Number(((now - startedAt) / 1000).toFixed(3)),
         rss_mb: Number(p.rssMb.toFixed(2)),
         js_heap_mb: heap,
@@ -335,30 +342,19 @@ export async function containerSoakMain(argv: readonly string[]): Promise<void> 
   }
   fs.mkdirSync(path.dirname(path.resolve(o.jsonPath)), { recursive: true });
   fs.writeFileSync(o.jsonPath, `${JSON.stringify(r, null, 2)}\n`);
-  const svg = lineChartSvg(
-    [
-      { label: 'container RSS (MB)', points: r.memory.map((m) => [m.t_s, m.rss_mb] as const) },
-      {
-        label: 'native: RSS - JS heap (MB)',
-        points: r.memory
-          .filter((m) => Number.isFinite(m.native_mb))
-          .map((m) => [m.t_s, m.native_mb] as const),
-      },
-      {
-        label: 'JS heap (MB)',
-        points: r.memory
-          .filter((m) => Number.isFinite(m.js_heap_mb))
-          .map((m) => [m.t_s, m.js_heap_mb] as const),
-      },
-    ],
-    {
-      title: `perception_container (3 pipelines, CPU), ${r.resolution} at ${r.rate_hz} Hz, ${r.cpu_percent_median} % CPU`,
-      xLabel: 'seconds',
-      yLabel: 'MB',
-      band: { from: 0, to: o.warmup, label: 'warm-up' },
-    },
-  );
+  const chart: ChartContext = {
+    resolution: r.resolution,
+    rateHz: r.rate_hz,
+    cpuPercentMedian: r.cpu_percent_median,
+    warmupS: o.warmup,
+  };
+  const breakdownPng = o.pngPath.replace(/(\.png)?$/, '-native.png');
   fs.mkdirSync(path.dirname(path.resolve(o.pngPath)), { recursive: true });
-  await sharp(Buffer.from(svg)).png().toFile(o.pngPath);
-  out.write(`wrote ${o.jsonPath} and ${o.pngPath}\n`);
+  await sharp(Buffer.from(memoryChartSvg(r.memory, chart)))
+    .png()
+    .toFile(o.pngPath);
+  await sharp(Buffer.from(breakdownChartSvg(r.memory, chart)))
+    .png()
+    .toFile(breakdownPng);
+  out.write(`wrote ${o.jsonPath}, ${o.pngPath} and ${breakdownPng}\n`);
 }

@@ -30,6 +30,7 @@ import type {
   NativeTensorInfo,
 } from './nativeAddon';
 import { nativeAddon } from './nativeAddon';
+import type { ArenaUsage } from '../core/memoryUsage';
 import { unpackRunResult } from './packedRunResult';
 import type { PowerBackend, VoterClock, VoterStats } from './powerVoter';
 import { NOOP_BACKEND, PowerVoter, SYSTEM_CLOCK } from './powerVoter';
@@ -284,6 +285,11 @@ export class EngineSession {
 
   get inFlight(): number {
     return this.disposed ? 0 : this.native.inFlight;
+  }
+
+  /** The CPU arena after the last run (core/memoryUsage.ts); null before one, or once disposed. */
+  get arenaUsage(): ArenaUsage | null {
+    return this.disposed ? null : this.native.arenaUsage();
   }
 
   /** Preprocesses `frame` (optionally only `roi`) and runs the model on a worker thread. */

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EngineError } from '../core/engineError';
 import type { MallocThresholds } from '../core/mallocThresholds';
+import type { ArenaUsage, MallocUsage } from '../core/memoryUsage';
 import type { PlanePeaks, RemapLabels, YoloBestClasses, ZeroedBytes } from '../core/outputKernels';
 import { ENGINE_DIR } from '../packageRoot';
 import { environmentTestFaultPlan, type FaultCounts, type TestFaultPlan } from './testFaultPlan';
@@ -99,6 +100,8 @@ export interface NativeSession {
   setDynamicOptions(options: Record<string, string>): void;
   dispose(): void;
   readonly inFlight: number;
+  /** The session's CPU arena after its last run; null before it, or without statistics. */
+  arenaUsage(): ArenaUsage | null;
 }
 
 /**
@@ -159,6 +162,8 @@ export interface NativeAddon {
    * MALLOC_TRIM_THRESHOLD_, or not glibc).
    */
   mallocThresholds(): MallocThresholds | null;
+  /** What glibc's allocator holds now (native/src/malloc_usage.h); null off glibc. */
+  mallocUsage(): MallocUsage | null;
   /** The heads' output kernels (native/src/output_kernels.cc; see core/outputKernels.ts). */
   planePeaks: PlanePeaks;
   remapLabels: RemapLabels;

@@ -1,5 +1,6 @@
 import type * as Rclnodejs from 'rclnodejs';
 import { ConfigError } from '../core/configError';
+import { nativeAddon } from '../engine/nativeAddon';
 import {
   depthSettings,
   DepthSettings,
@@ -158,6 +159,7 @@ export class PerceptionNode {
           spatial: this.configured.spatial.stats,
         },
         memory: process.memoryUsage(),
+        malloc: nativeAddon().mallocUsage(),
       }),
     );
   }

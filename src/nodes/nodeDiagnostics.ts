@@ -1,3 +1,4 @@
+import type { ArenaUsage, MallocUsage } from '../core/memoryUsage';
 import type { PerceptionPipeline } from '../pipeline/perceptionPipeline';
 import type { RecoveryStats } from './acceleratorRecovery';
 import { DIAG_ERROR, DIAG_OK, DIAG_WARN, DiagnosticReport } from '../ros/diagnosticsPublisher';
@@ -41,6 +42,22 @@ export interface NodeDiagnosticsInput {
   readonly staleInputs: readonly StaleInput[];
   /** The process's memory (process.memoryUsage()): shared by the nodes of a container. */
   readonly memory: NodeJS.MemoryUsage;
+  /** What glibc's malloc holds for the process (the addon's mallocUsage()); null off glibc. */
+  readonly malloc: MallocUsage | null;
+}
+
+/** Summed over the node's models; empty until every model has run once. */
+export function arenaValues(arenas: readonly (ArenaUsage | null)[]): Record<string, string> {
+  const known = arenas.filter((a): a is ArenaUsage => a !== null);
+  if (known.length === 0 || known.length < arenas.length) {
+    return { engine_arena_reserved_mb: '', engine_arena_peak_mb: '', engine_arena_extensions: '' };
+  }
+  const sum = (f: (a: ArenaUsage) => number): number => known.reduce((t, a) => t + f(a), 0);
+  return {
+    engine_arena_reserved_mb: mb(sum((a) => a.reservedBytes)),
+    engine_arena_peak_mb: mb(sum((a) => a.peakInUseBytes)),
+    engine_arena_extensions: String(sum((a) => a.extensions)),
+  };
 }
 
 const ms = (v: number): string => (Number.isFinite(v) ? v.toFixed(2) : '');
@@ -121,6 +138,12 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     process_rss_mb: mb(d.memory.rss),
     process_js_heap_mb: mb(d.memory.heapTotal),
     process_array_buffers_mb: mb(d.memory.arrayBuffers),
+    // Native memory by what holds it: in use, freed but kept by malloc, large blocks in mappings
+    // of their own; and this node's ONNX Runtime arenas (reserved, most ever in use at once).
+    process_malloc_in_use_mb: d.malloc ? mb(d.malloc.inUseBytes) : '',
+    process_malloc_free_mb: d.malloc ? mb(d.malloc.freeBytes) : '',
+    process_malloc_mmapped_mb: d.malloc ? mb(d.malloc.mmappedBytes) : '',
+    ...arenaValues(models.map((m) => m.session.arenaUsage)),
   };
   // Over the last frames (NodeStats' window): what `npm run bench:e2e` reads per stage.
   for (const stage of STAGES) {

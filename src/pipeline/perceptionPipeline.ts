@@ -92,7 +92,7 @@ export class PerceptionPipeline {
       p.setFrameOptions(options);
       return p;
     } catch (e) {
-      for (const m of [models.model, ...(models.detector ? [models.detector] : [])]) m.dispose();
+      for (const m of modelsOf(models)) m.dispose();
       throw e;
     }
   }
@@ -126,7 +126,7 @@ export class PerceptionPipeline {
 
   /** Every model's engine session, for power and placement reports. */
   get models(): readonly ModelPipeline[] {
-    return this.personDetector ? [this.model, this.personDetector] : [this.model];
+    return modelsOf(this.current);
   }
 
   /**
@@ -228,6 +228,10 @@ export class PerceptionPipeline {
       else m.disposeWhenIdle().catch(() => undefined);
     }
   }
+}
+
+function modelsOf(s: LoadedModels): ModelPipeline[] {
+  return s.detector ? [s.model, s.detector] : [s.model];
 }
 
 interface LoadedModels {

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { EngineError } from '../../../src/core/engineError';
 import type { Frame } from '../../../src/core/frame';
+import type { ArenaUsage } from '../../../src/core/memoryUsage';
 import { EngineSession } from '../../../src/engine/engineSession';
 import { model, pattern, reference } from './engineFixtures';
 
@@ -108,6 +109,28 @@ describe('EngineSession (CPU)', function () {
     s.dispose();
     await rejectsWith(s.run(rgbFrame(64, 48)), 'ERR_DISPOSED', /dispose/);
     s.dispose(); // idempotent
+  });
+
+  it("copies its outputs out of ONNX Runtime's arena: results JS keeps hold none of it", async () => {
+    // JS keeps a result until V8 collects it; when outputs lived in the arena, each one kept
+    // alive held a chunk, and the arena grew (and RSS with it) with the results not yet collected.
+    const s = await EngineSession.load({ model: model('conv.onnx'), threads: 1 });
+    const arena = (): ArenaUsage | null => s.arenaUsage;
+    try {
+      assert.equal(arena(), null, 'no run yet: nothing to report');
+      const kept = [await s.run(rgbFrame(64, 48))];
+      const first = arena();
+      assert.ok(first && first.reservedBytes > 0, JSON.stringify(first));
+      for (let i = 0; i < 8; i++) kept.push(await s.run(rgbFrame(64, 48)));
+      const after = arena()!;
+      assert.equal(after.inUseBytes, first.inUseBytes, 'the kept results hold no arena memory');
+      assert.equal(after.reservedBytes, first.reservedBytes);
+      assert.equal(after.extensions, first.extensions);
+      for (const r of kept) assert.deepEqual(r.outputs[0]!.data, kept[0]!.outputs[0]!.data);
+    } finally {
+      s.dispose();
+    }
+    assert.equal(arena(), null, 'disposed');
   });
 
   it('accepts a dynamic input when the manifest gives the size, refuses it otherwise', async () => {

@@ -66,6 +66,21 @@ function frame(encoding: string, width = 8, height = 8): NativeFrame {
 describe('native addon boundary', function () {
   this.timeout(60000);
 
+  it("mallocUsage() reads glibc's own figures: a 32 MiB buffer shows as mmapped memory", () => {
+    const addon = nativeAddon();
+    const before = addon.mallocUsage();
+    assert.ok(before, 'glibc: figures expected');
+    assert.ok(before.inUseBytes > 0 && before.freeBytes >= 0, JSON.stringify(before));
+    // Node allocates a buffer's memory with calloc: above the mmap threshold, a mapping of its own.
+    const big = Buffer.alloc(32 * 1024 * 1024, 1);
+    const after = addon.mallocUsage()!;
+    assert.ok(
+      after.mmappedBytes - before.mmappedBytes >= 32 * 1024 * 1024,
+      `${before.mmappedBytes} -> ${after.mmappedBytes}`,
+    );
+    assert.equal(big[big.length - 1], 1);
+  });
+
   describe('loadSession reads every key as the type it must be', () => {
     it('loads from a complete hand-built object', async () => {
       const s = await nativeAddon().loadSession(convOptions());

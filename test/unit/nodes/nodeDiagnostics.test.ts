@@ -1,5 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { nodeDiagnostics, NodeDiagnosticsInput } from '../../../src/nodes/nodeDiagnostics';
+import {
+  arenaValues,
+  nodeDiagnostics,
+  NodeDiagnosticsInput,
+} from '../../../src/nodes/nodeDiagnostics';
 import { NodeStats } from '../../../src/nodes/nodeStats';
 import { DIAG_ERROR, DIAG_OK, DIAG_WARN } from '../../../src/ros/diagnosticsPublisher';
 import type { RecoveryStats } from '../../../src/nodes/acceleratorRecovery';
@@ -22,6 +26,7 @@ const active = (over: Partial<NodeDiagnosticsInput> = {}): NodeDiagnosticsInput 
   inputTimeoutS: 2,
   staleInputs: [],
   memory: process.memoryUsage(),
+  malloc: null,
   ...over,
 });
 
@@ -185,5 +190,33 @@ describe('nodes/nodeDiagnostics: engine failures (on_accelerator_failure)', () =
     const r = nodeDiagnostics(active({ state: 'inactive', engine: engine({}) }));
     assert.equal(r.level, DIAG_OK);
     assert.equal(r.message, 'inactive');
+  });
+});
+
+describe('nodes/nodeDiagnostics: native memory', () => {
+  const MB = 1024 * 1024;
+  it("shows malloc's in-use, kept-free and mmapped memory in MB, empty off glibc", () => {
+    const on = nodeDiagnostics(
+      active({ malloc: { inUseBytes: 12.5 * MB, freeBytes: 3 * MB, mmappedBytes: 200.25 * MB } }),
+    );
+    assert.equal(on.values.process_malloc_in_use_mb, '12.5');
+    assert.equal(on.values.process_malloc_free_mb, '3.0');
+    assert.equal(on.values.process_malloc_mmapped_mb, '200.3');
+    const off = nodeDiagnostics(active({ malloc: null }));
+    assert.equal(off.values.process_malloc_in_use_mb, '');
+    assert.equal(off.values.process_malloc_free_mb, '');
+  });
+
+  it("sums the node's arenas once every model has run, empty before", () => {
+    const a = { reservedBytes: 8 * MB, inUseBytes: MB, peakInUseBytes: 6 * MB, extensions: 3 };
+    const b = { reservedBytes: 2 * MB, inUseBytes: 0, peakInUseBytes: 1.5 * MB, extensions: 1 };
+    assert.deepEqual(arenaValues([a, b]), {
+      engine_arena_reserved_mb: '10.0',
+      engine_arena_peak_mb: '7.5',
+      engine_arena_extensions: '4',
+    });
+    // The person detector has run, the pose model not yet: a partial sum would mislead.
+    assert.equal(arenaValues([a, null]).engine_arena_reserved_mb, '');
+    assert.equal(arenaValues([]).engine_arena_reserved_mb, '');
   });
 });
