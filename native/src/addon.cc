@@ -1,9 +1,9 @@
 // Module entry: exports inspectModel(), loadSession() and the EngineSession class, the ORT version,
 // the glibc thresholds the addon fixed (mallocThresholds()) and what glibc holds (mallocUsage():
 // malloc_usage.h), the heads' output kernels (planePeaks(), remapLabels(), yoloBestClasses():
-// output_kernels.h) and the label images' memory
-// (zeroedBytes(), zeroedBytesStats(): recycled_bytes.h), and the tests' fault switch
-// (setFaultPlan(), faultCounts(): fault_plan.h).
+// output_kernels.h), the label images' memory (zeroedBytes(), zeroedBytesStats()) and the pool of
+// run outputs (outputBlocksStats(): recycled_bytes.h), and the tests' fault switch (setFaultPlan(),
+// faultCounts(): fault_plan.h).
 #include <napi.h>
 
 #include "engine_session.h"
@@ -26,6 +26,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("yoloBestClasses", Napi::Function::New(env, htp::YoloBestClasses, "yoloBestClasses"));
   exports.Set("zeroedBytes", Napi::Function::New(env, htp::ZeroedBytes, "zeroedBytes"));
   exports.Set("zeroedBytesStats", Napi::Function::New(env, htp::ZeroedBytesStats, "zeroedBytesStats"));
+  exports.Set("outputBlocksStats", Napi::Function::New(env, htp::OutputBlocksStats, "outputBlocksStats"));
   // The tests' fault switch (fault_plan.h): inert until a plan is set.
   exports.Set("setFaultPlan", Napi::Function::New(env, htp::SetFaultPlanJs, "setFaultPlan"));
   exports.Set("faultCounts", Napi::Function::New(env, htp::FaultCountsJs, "faultCounts"));

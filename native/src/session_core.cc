@@ -103,14 +103,14 @@ HostTensor ToHost(std::string name, Ort::Value v) {
                                          ", which the engine does not return");
   t.bytes = n * unit;
   if (t.bytes == 0) return t;
-  t.data.reset(new uint8_t[t.bytes]);
+  t.data = RecycledBuffer(OutputBlocks(), t.bytes);
   if (t.type == ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT16) {
     // Widened here, on the worker: the completion callback runs on the JS thread.
     const Ort::Float16_t* src = v.GetTensorData<Ort::Float16_t>();
-    float* dst = reinterpret_cast<float*>(t.data.get());
+    float* dst = static_cast<float*>(t.data.data());
     for (size_t i = 0; i < n; ++i) dst[i] = src[i].ToFloat();
   } else {
-    std::memcpy(t.data.get(), v.GetTensorRawData(), t.bytes);
+    std::memcpy(t.data.data(), v.GetTensorRawData(), t.bytes);
   }
   return t;  // `v` goes back to the arena now, not when V8 collects the output
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "preprocess.h"
+#include "recycled_blocks.h"
 
 namespace htp {
 
@@ -71,10 +72,11 @@ struct HostTensor {
   // The output's bytes copied out of ONNX Runtime's arena on the worker (float16 widened to
   // float32): JS keeps an output until V8 collects it, which may be minutes, and in the arena each
   // one held a chunk that long, so the arena grew to hold them and RSS with it (bench:soak
-  // --container: +39 MB in an hour). Uninitialized, then written whole.
-  std::unique_ptr<uint8_t[]> data;
+  // --container: +39 MB in an hour). From OutputBlocks(): the blocks of collected outputs are
+  // reused, so a copy costs a memcpy, not a fresh mapping's page faults.
+  RecycledBuffer data;
   size_t bytes = 0;
-  void* Data() { return data.get(); }
+  void* Data() { return data.data(); }
 };
 
 struct RunOutput {

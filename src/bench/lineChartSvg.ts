@@ -14,7 +14,19 @@ export interface LineChartOptions {
   readonly band?: { readonly from: number; readonly to: number; readonly label: string };
 }
 
-const COLORS = ['#4c78a8', '#f58518', '#54a24b', '#e45756'];
+const COLORS = [
+  '#4c78a8',
+  '#f58518',
+  '#54a24b',
+  '#e45756',
+  '#72b7b2',
+  '#b279a2',
+  '#9d755d',
+  '#bab0ac',
+];
+/** Legend entries per row under the title; more series take more rows and push the plot down. */
+const LEGEND_PER_ROW = 4;
+const LEGEND_ROW_HEIGHT = 16;
 
 function esc(s: string): string {
   return s.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!);
@@ -32,10 +44,11 @@ function ticks(lo: number, hi: number, count: number): number[] {
 
 export function lineChartSvg(series: readonly LineSeries[], o: LineChartOptions): string {
   const width = 900;
-  const height = 420;
+  const legendRows = Math.max(1, Math.ceil(series.length / LEGEND_PER_ROW));
+  const height = 420 + (legendRows - 1) * LEGEND_ROW_HEIGHT;
   const left = 70;
   const right = 150;
-  const top = 50;
+  const top = 50 + (legendRows - 1) * LEGEND_ROW_HEIGHT;
   const bottom = 50;
   const all = series.flatMap((s) => s.points);
   const xs = all.map((p) => p[0]);
@@ -93,7 +106,7 @@ export function lineChartSvg(series: readonly LineSeries[], o: LineChartOptions)
     parts.push(
       `<path d="${d}" fill="none" stroke="${color}" stroke-width="1.5"/>`,
       // The legend sits under the title, clear of the guide labels at the right.
-      `<text x="${left + 220 * i}" y="${top - 8}" font-family="DejaVu Sans" font-size="12" fill="${color}">${esc(s.label)}</text>`,
+      `<text x="${left + 220 * (i % LEGEND_PER_ROW)}" y="${top - 8 - (legendRows - 1 - Math.floor(i / LEGEND_PER_ROW)) * LEGEND_ROW_HEIGHT}" font-family="DejaVu Sans" font-size="12" fill="${color}">${esc(s.label)}</text>`,
     );
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${parts.join('')}</svg>`;

@@ -177,6 +177,13 @@ export interface NativeAddon {
     keptBytes: number;
     keptSizes: number[];
   };
+  /** The pool of run outputs copied out of ONNX Runtime's arena (native/src/recycled_blocks.h). */
+  outputBlocksStats(): {
+    fresh: number;
+    reused: number;
+    keptBytes: number;
+    keptSizes: number[];
+  };
   /** The tests' fault switch (testFaultPlan.ts); replaces the plan and zeroes its counts. */
   setFaultPlan(plan: TestFaultPlan): void;
   faultCounts(): FaultCounts;

@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import { EngineError } from '../../../src/core/engineError';
 import type { Frame } from '../../../src/core/frame';
 import type { ArenaUsage } from '../../../src/core/memoryUsage';
-import { EngineSession } from '../../../src/engine/engineSession';
+import { EngineSession, RunResult } from '../../../src/engine/engineSession';
+import { nativeAddon } from '../../../src/engine/nativeAddon';
+import { collectGarbage } from '../../../src/util/collectGarbage';
 import { model, pattern, reference } from './engineFixtures';
 
 function rgbFrame(width: number, height: number, seed = 3): Frame {
@@ -131,6 +133,39 @@ describe('EngineSession (CPU)', function () {
       s.dispose();
     }
     assert.equal(arena(), null, 'disposed');
+  });
+
+  it('copies large outputs into recycled blocks: once V8 collects a result, the next run reuses its memory', async () => {
+    // 3 x 160 x 160 float32 = 300 KiB, above the mmap threshold: without the pool each copy would
+    // be a fresh mapping and its page faults.
+    const s = await EngineSession.load({
+      model: model('id_dynamic.onnx'),
+      preprocess: { width: 160, height: 160 },
+    });
+    const addon = nativeAddon();
+    try {
+      const size = 3 * 160 * 160 * 4;
+      let r: RunResult | undefined = await s.run(rgbFrame(160, 160));
+      assert.equal(r.outputs[0]!.data.byteLength / 4, size / 4);
+      const expected = Array.from(r.outputs[0]!.data as Float32Array);
+      r = undefined;
+      // V8 collects the buffer; Node runs its finalizer (the block's return) on a later tick.
+      for (let i = 0; i < 5 && !addon.outputBlocksStats().keptSizes.includes(size); i++) {
+        collectGarbage();
+        await new Promise((done) => setImmediate(done));
+      }
+      assert.ok(addon.outputBlocksStats().keptSizes.includes(size), 'the collected output is kept');
+      const before = addon.outputBlocksStats().reused;
+      const again = await s.run(rgbFrame(160, 160));
+      assert.equal(
+        addon.outputBlocksStats().reused,
+        before + 1,
+        'the second copy reused the block',
+      );
+      assert.deepEqual(Array.from(again.outputs[0]!.data as Float32Array), expected);
+    } finally {
+      s.dispose();
+    }
   });
 
   it('accepts a dynamic input when the manifest gives the size, refuses it otherwise', async () => {
