@@ -8,7 +8,9 @@ namespace htp {
 
 MallocUsage ReadMallocUsage() {
   MallocUsage u;
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+// Under AddressSanitizer malloc is ASan's, and mallinfo2() answers zeros: unknown, not zero.
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33)) && \
+    !defined(__SANITIZE_ADDRESS__)
   // mallinfo2, not mallinfo: the int fields of the old one wrap past 2 GB.
   const struct mallinfo2 m = mallinfo2();
   u.known = true;

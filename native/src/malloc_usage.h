@@ -1,6 +1,7 @@
 // What glibc's allocator holds for the whole process (every thread's arena), for the diagnostics
 // and bench:soak: memory a node grows by is either in use, or freed but kept by malloc
-// (fragmentation, a high-water mark), or in blocks of their own mappings. Off glibc: unknown.
+// (fragmentation, a high-water mark), or in blocks of their own mappings. Off glibc, and under
+// AddressSanitizer (its own allocator): unknown.
 #pragma once
 #include <napi.h>
 
