@@ -12,12 +12,12 @@ import type { CameraFrame } from '../ros/cameraFrame';
 import type { DepthLease } from '../ros/depthHub';
 import { KEYPOINT_MIN_SCORE } from '../ros/imageAnnotations';
 import type { LatencyClock } from '../ros/latencyClock';
-import type { ThrottledWarnings } from '../ros/throttledWarnings';
+import type { ThrottledLog } from '../ros/throttledLog';
 import { EngineError } from '../core/engineError';
 import { withDeadline } from '../util/withDeadline';
 import { type AcceleratorRecovery, isEngineFailure } from './acceleratorRecovery';
 import type { LatestFrameMailbox } from './latestFrameMailbox';
-import type { NodeStats } from './nodeStats';
+import type { FormatChange, NodeStats } from './nodeStats';
 import type { OperatorView } from './operatorView';
 import type { PipelineRegistry } from './pipelineRegistry';
 import type { SpatialOutputs } from './spatialOutputs';
@@ -47,7 +47,9 @@ export interface FrameRunnerHost {
   readonly clock: LatencyClock;
   readonly name: string;
   readonly stats: NodeStats;
-  readonly warnings: ThrottledWarnings;
+  readonly warnings: ThrottledLog;
+  /** INFO lines that a misbehaving input could repeat per frame (a format that keeps changing). */
+  readonly notices: ThrottledLog;
   readonly pipelines: PipelineRegistry;
   /** The depth lease of the current activation and the depth_* values now. */
   depth(): { readonly lease: DepthLease; readonly settings: DepthSettings } | undefined;
@@ -70,6 +72,23 @@ export async function runFrames(
   }
 }
 
+/**
+ * Says which frame brought the input's size or encoding (its delivery number and stamp): an
+ * operator matches it with the camera's own log, and a resize also restarted the tracks.
+ */
+export function formatNotice(
+  now: string,
+  before: string,
+  change: Exclude<FormatChange, 'same'>,
+  frame: Pick<CameraFrame, 'header' | 'sequence'>,
+): string {
+  const { sec, nanosec } = frame.header.stamp;
+  const from = `from frame ${frame.sequence} stamped ${sec}.${String(nanosec).padStart(9, '0')}`;
+  if (change === 'first') return `input ${now}, ${from}`;
+  const tracks = change === 'resized' ? '; tracks restarted' : '';
+  return `input now ${now} (was ${before}${tracks}), ${from}`;
+}
+
 async function processFrame(
   work: FrameWork,
   c: FrameOutputs,
@@ -84,8 +103,14 @@ async function processFrame(
     // The engine plans each frame's resize from the frame itself (native PlanResize, the padding
     // compared per call), so a camera that changed size needs nothing here but new tracks: the
     // tracks' boxes are in the old size's pixels and would match nothing for track_buffer frames.
-    if (host.stats.noteFormat(frame.width, frame.height, frame.encoding) === 'resized') {
-      c.pipeline.resetTracking();
+    const before = host.stats.inputFormat;
+    const change = host.stats.noteFormat(frame.width, frame.height, frame.encoding);
+    if (change === 'resized') c.pipeline.resetTracking();
+    if (change !== 'same') {
+      host.notices.report(
+        'input_format',
+        formatNotice(host.stats.inputFormat, before, change, work.frame),
+      );
     }
     const deadlineMs = host.runDeadlineMs();
     const { result, timings } = await withDeadline(

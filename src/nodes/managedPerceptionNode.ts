@@ -22,7 +22,7 @@ import {
 } from '../ros/declareDescribedParameters';
 import { DiagnosticsPublisher } from '../ros/diagnosticsPublisher';
 import { ManagedNode, PrimaryState } from '../ros/managedNode';
-import { ThrottledWarnings } from '../ros/throttledWarnings';
+import { ThrottledLog } from '../ros/throttledLog';
 import { collectGarbage } from '../util/collectGarbage';
 import { LatencyClock } from '../ros/latencyClock';
 import { AcceleratorRecovery, type AcceleratorPolicy } from './acceleratorRecovery';
@@ -95,7 +95,8 @@ export class PerceptionNode {
   private droppedBefore = 0;
   private readonly stats = new NodeStats();
   private readonly latencyClock: LatencyClock;
-  private readonly warnings: ThrottledWarnings;
+  private readonly warnings: ThrottledLog;
+  private readonly notices: ThrottledLog;
   private readonly diagnostics: DiagnosticsPublisher;
   private warnedUndrawable = false;
   /** depth_* frame parameters, as of the last configure or change. */
@@ -133,7 +134,10 @@ export class PerceptionNode {
     );
     this.name = this.node.name();
     this.latencyClock = new LatencyClock(this.node);
-    this.warnings = new ThrottledWarnings((l) => this.node.getLogger().warn(l));
+    this.warnings = new ThrottledLog((l) => this.node.getLogger().warn(l));
+    // Three lines per period: a camera swapped twice in a few seconds is logged whole; a source
+    // whose format changes every frame is counted.
+    this.notices = new ThrottledLog((l) => this.node.getLogger().info(l), 5000, undefined, 3);
     ctx.pipelines.register(this.name);
     this.diagnostics = new DiagnosticsPublisher(rcl, this.node, () =>
       nodeDiagnostics({
@@ -446,6 +450,7 @@ export class PerceptionNode {
       name: this.name,
       stats: this.stats,
       warnings: this.warnings,
+      notices: this.notices,
       pipelines: this.ctx.pipelines,
       depth: () => {
         const lease = this.active?.depth;

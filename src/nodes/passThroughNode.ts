@@ -19,7 +19,7 @@ import {
   DiagnosticsPublisher,
 } from '../ros/diagnosticsPublisher';
 import { runNodeProcess } from './runNodeProcess';
-import { ThrottledWarnings } from '../ros/throttledWarnings';
+import { ThrottledLog } from '../ros/throttledLog';
 
 /**
  * Proof of life for the transport: receives camera frames through the raw intake and republishes
@@ -34,14 +34,14 @@ export class PassThroughNode {
   private readonly compressedOut:
     Rclnodejs.Publisher<'sensor_msgs/msg/CompressedImage'> | undefined;
   private published = 0;
-  private readonly badFrames: ThrottledWarnings;
+  private readonly badFrames: ThrottledLog;
   private loop: Promise<void> | undefined;
   readonly diagnosticsPublisher: DiagnosticsPublisher;
   private lastReport = { at: performance.now(), received: 0, rejected: 0 };
 
   constructor(rcl: typeof Rclnodejs, name = 'pass_through') {
     this.node = new rcl.Node(name);
-    this.badFrames = new ThrottledWarnings((l) => this.node.getLogger().warn(l));
+    this.badFrames = new ThrottledLog((l) => this.node.getLogger().warn(l));
     const config: PassThroughConfig = parsePassThroughConfig(
       declareDescribedParameters(rcl, this.node, PASS_THROUGH_PARAMETERS),
     );

@@ -1,7 +1,7 @@
 /**
  * The log side of bad messages on one input topic. The first bad message is logged at once; later
  * ones at most once per period, as one line quoting the newest and counting by reason every bad
- * message since the previous line. Per topic, not per reason (ThrottledWarnings' way): a broken
+ * message since the previous line. Per topic, not per reason (ThrottledLog's way): a broken
  * or hostile sender hits a dozen reasons at once, and a line per reason per period was a dozen
  * lines every period (a flood of 12,000 malformed messages on four topics gave ~35 lines per 5 s).
  * The exact counts stay in the diagnostics (`bad_frames_by_reason` and the depth twins).

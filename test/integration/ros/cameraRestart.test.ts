@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { useRosTestBed } from '../../support/rosTestBed';
-import type { DetectionsMsg, DiagnosticStatus, ImageMsg } from '../../support/rosClient';
+import type { DetectionsMsg, DiagnosticStatus } from '../../support/rosClient';
 import { RunningProcess, startNode, startProcess } from '../../support/rosProcess';
 import { boxIou } from '../../support/boxIou';
 import { repoPath } from '../../support/paths';
@@ -12,7 +12,6 @@ const TOPIC = `/${NODE}/camera/image`;
 /** The person in person.jpg (640x424) as the fall detector finds it (source pixels, xyxy). */
 const PERSON = { x1: 182.86, y1: 97.33, x2: 289.32, y2: 377.92 };
 
-const seconds = (s: [number, number]): number => s[0] + s[1] / 1e9;
 const sameStamp = (a: [number, number], b: [number, number]): boolean =>
   a[0] === b[0] && a[1] === b[1];
 
@@ -37,9 +36,9 @@ describe('a camera that goes away and comes back in another size and encoding', 
           'rate_hz:=5.0',
           `encoding:=${encoding}`,
           `max_side:=${maxSide}`,
-          // The node and the client: the first frame reaches both, so the node's recovery is
-          // measured from it, not from wherever DDS discovery happened to end.
-          'wait_for_subscribers:=2',
+          // Frames start once the node's subscription matched on the publisher's side (its own
+          // side may match later: detectionsResume counts the frames the node received).
+          'wait_for_subscribers:=1',
         ],
         ['-r', `image:=${TOPIC}`],
       ),
@@ -72,41 +71,57 @@ describe('a camera that goes away and comes back in another size and encoding', 
   const count = (text: string, pattern: RegExp): number =>
     [...text.matchAll(new RegExp(pattern.source, 'g'))].length;
 
+  /** The node's `received` once two reports in a row agree (no frame on its way in). */
+  async function receivedSettled(): Promise<number> {
+    let prev = -1;
+    for (let i = 0; i < 20; i++) {
+      const now = Number((await bed.client.diagnostics(NODE, 5)).values.received);
+      if (now === prev) return now;
+      prev = now;
+    }
+    assert.fail(`${NODE}: frames still arriving after 20 reports`);
+  }
+
+  /** The node's INFO line on a new input format, written after `mark` (polls its log). */
+  async function formatLine(mark: [number, number], timeoutMs: number): Promise<RegExpExecArray> {
+    const line =
+      /input (?:now )?(\d+)x(\d+) (\w+)(?: \(was [^)]*\))?, from frame (\d+) stamped (\d+)\.(\d{9})/;
+    for (const until = Date.now() + timeoutMs; Date.now() < until;) {
+      const m = line.exec(logSince(mark));
+      if (m) return m;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.fail(`no input format line within ${timeoutMs} ms: ${logSince(mark)}`);
+  }
+
   /**
-   * Starts a camera, then checks that the first detections message of its frames (older ones, of
-   * the camera before, may still be on their way) belongs to a frame stamped within a second of
-   * its first frame the client saw, and that the person is where the photo at that size has it:
-   * the engine planned the new size on that frame.
+   * Starts a camera on an idle node, then checks what the node says (issue 35 item 2: resume on
+   * the first frames): the first frame delivered to it is the one it planned the new size and
+   * encoding on, and that frame's detections carry the person where the photo at that size has
+   * it. Counted in frames the node received, not in seconds from the client's first frame: how
+   * long DDS discovery takes the node's subscription to match a new publisher is not ours (CI,
+   * Jazzy lane: 1.2 s once, where the client had matched at once).
    */
   async function detectionsResume(name: string, encoding: string, maxSide: number, scale: number) {
-    await bed.client.clear(TOPIC);
+    const before = await receivedSettled();
+    const mark = logMark();
     await bed.client.clear(`/${NODE}/detections`);
     startCamera(name, encoding, maxSide);
-    const ours: ImageMsg[] = [];
-    const newFrames = async (count: number, timeoutS: number): Promise<void> => {
-      const got = await bed.client.take<ImageMsg>(TOPIC, count, timeoutS);
-      ours.push(...got.filter((m) => m.encoding === encoding));
-    };
-    while (ours.length === 0) await newFrames(1, 30);
-    const start = seconds(ours[0]!.stamp);
+    const m = await formatLine(mark, 60_000);
+    const [width, height] = [Math.round(640 * scale), Math.round(424 * scale)];
+    assert.deepEqual([Number(m[1]), Number(m[2]), m[3]], [width, height, encoding], m[0]);
+    assert.equal(
+      Number(m[4]),
+      before + 1,
+      `the node planned ${encoding} on its frame ${m[4]}, not on the first after ${before}: ${m[0]}`,
+    );
+    const stamp: [number, number] = [Number(m[5]), Number(m[6])];
     let first: DetectionsMsg | undefined;
     for (let i = 0; i < 30 && !first; i++) {
       const got = await bed.client.take<DetectionsMsg>(`/${NODE}/detections`, 1, 2);
-      first = got.find((m) => seconds(m.stamp) >= start);
+      first = got.find((d) => sameStamp(d.stamp, stamp));
     }
-    assert.ok(first, `no detections of a ${encoding} frame after ${name} started`);
-    await newFrames(0, 0);
-    const frame = ours.find((m) => sameStamp(m.stamp, first.stamp));
-    assert.ok(
-      frame,
-      `the first detections (stamp ${first.stamp}) are of no ${encoding} frame: ${JSON.stringify(ours.map((m) => m.stamp))}`,
-    );
-    assert.equal(frame.width, Math.round(640 * scale));
-    const lag = seconds(first.stamp) - start;
-    assert.ok(
-      lag <= 1.0,
-      `first detections ${lag.toFixed(2)} s after the first new frame (frames at ${JSON.stringify(ours.map((m) => seconds(m.stamp) - start))} s)`,
-    );
+    assert.ok(first, `no detections of the frame stamped ${stamp.join('.')} (${name})`);
     const person = first.items.find((d) => d.class_id === '0');
     assert.ok(person, `no person in ${JSON.stringify(first.items)}`);
     const [cx, cy, w, h] = person.box;
@@ -135,7 +150,6 @@ describe('a camera that goes away and comes back in another size and encoding', 
     );
     await node.waitFor(/nodes by provider/, 60_000);
     await bed.client.watch(`/${NODE}/detections`, 'detections');
-    await bed.client.watch(TOPIC, 'image');
   });
 
   it('warns of the silence once, resumes on the first frames of a restarted camera in a new size and encoding, same process', async function () {

@@ -35,7 +35,7 @@ const TOPICS: Readonly<Record<FloodInput, string>> = {
   depth: '/fl/depth',
   camera_info: '/fl/camera_info',
 };
-/** BadInputWarnings' and ThrottledWarnings' period: one line per topic at most this often. */
+/** BadInputWarnings' and ThrottledLog's period: one line per topic at most this often. */
 const THROTTLE_S = 5;
 
 // A 3D detector on the raw colour, depth and CameraInfo topics, and selfie segmentation on the
@@ -108,7 +108,7 @@ interface WarnLine {
 /**
  * The container's WARN lines about bad input, grouped as they are throttled: per input topic
  * (BadInputWarnings), and per node and reason for frames a pipeline could not process
- * (ThrottledWarnings).
+ * (ThrottledLog).
  */
 function badInputWarnings(log: string): WarnLine[] {
   const out: WarnLine[] = [];
