@@ -200,6 +200,15 @@ export class RosClient {
   }
 
   /**
+   * Like watch(), each message also carrying `received_at`: the client's wall clock (seconds, the
+   * clock ROS stamps come from here) when its callback ran. Only as exact as the client is busy in
+   * take(): it runs callbacks while a request spins, and holds messages between requests.
+   */
+  async watchTimed(topic: string, kind: Kind): Promise<void> {
+    await this.call('watch', { topic, kind, timed: true });
+  }
+
+  /**
    * Subscribes to `topic` (any message type with a header) with `qos`, recording under `key`, so
    * one topic can be watched with several QoS profiles at once.
    */
