@@ -36,7 +36,7 @@ import {
   memoryChartSvg,
 } from './containerSoakCharts';
 import { startBenchContainer, startFramePublisher } from './benchProcesses';
-import { diagnosticsMemory, readRssKinds } from './memoryBreakdown';
+import { diagnosticsMemory, rssKindsOf } from './memoryBreakdown';
 import { readProcessUsage } from './processUsage';
 import { SoakSummary, summarizeSoak } from './soakSummary';
 
@@ -213,7 +213,7 @@ async function runSoak(o: Options): Promise<ContainerSoakReport> {
       const p = readProcessUsage(container.pid);
       const heap = Number(diagnostics.get('detector')?.get('process_js_heap_mb') ?? NaN);
       memory.push({
-        ...readRssKinds(container.pid),
+        ...rssKindsOf(p.status),
         ...diagnosticsMemory(
           diagnostics.get('detector'),
           PIPELINES.map((pl) => diagnostics.get(pl.name)),

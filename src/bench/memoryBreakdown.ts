@@ -1,5 +1,3 @@
-import * as fs from 'node:fs';
-
 /**
  * A process's memory by what holds it, once a second in bench:soak --container: where RSS growth
  * comes from. From /proc (anonymous, file-backed and shared pages: Fast DDS's shared-memory
@@ -19,13 +17,7 @@ export interface MemoryBreakdown {
 
 const round2 = (v: number): number => Math.round(v * 100) / 100;
 
-/** RssAnon, RssFile and RssShmem of /proc/<pid>/status, in MB. */
-export function readRssKinds(
-  pid: number,
-): Pick<MemoryBreakdown, 'rss_anon_mb' | 'rss_file_mb' | 'rss_shmem_mb'> {
-  return rssKindsOf(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-}
-
+/** RssAnon, RssFile and RssShmem of a /proc/<pid>/status text, in MB. */
 export function rssKindsOf(
   status: string,
 ): Pick<MemoryBreakdown, 'rss_anon_mb' | 'rss_file_mb' | 'rss_shmem_mb'> {

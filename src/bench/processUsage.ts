@@ -12,11 +12,13 @@ export function readProcessUsage(pid: number): {
   rssMb: number;
   cpuS: number;
   minorFaults: number;
+  /** The /proc/<pid>/status text these came from: a caller's other figures (RSS by kind). */
+  status: string;
 } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return { rssMb: rssKb / 1024, cpuS: statCpuS(stat), minorFaults: statMinorFaults(stat) };
+  return { rssMb: rssKb / 1024, cpuS: statCpuS(stat), minorFaults: statMinorFaults(stat), status };
 }
 
 /** minflt of a /proc stat line: field 10, the 8th after the parenthesized command name. */
