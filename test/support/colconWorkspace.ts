@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoPath } from './paths';
+import { removeAtExit } from './removeAtExit';
 
 /**
  * What a robot integrator puts in a workspace from a clone of this package: its sources (not
@@ -126,7 +127,7 @@ let built: InstalledWorkspace | undefined;
 export function installedWorkspace(): InstalledWorkspace {
   if (built) return built;
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-colcon-'));
-  process.on('exit', () => fs.rmSync(ws, { recursive: true, force: true }));
+  removeAtExit(ws);
   const pkgDir = path.join(ws, 'src', 'htp_perception');
   fs.mkdirSync(pkgDir, { recursive: true });
   for (const entry of PACKAGE_SOURCES) {

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoPath } from '../../support/paths';
 import { runToolsPython as python } from '../../support/toolsPython';
+import { removeAtExit } from '../../support/removeAtExit';
 
 let modelDir: string | undefined;
 
@@ -13,7 +14,7 @@ export function testModels(): string {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-engine-models-'));
     python([repoPath('tools', 'engine', 'make_test_models.py'), dir]);
     modelDir = dir;
-    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    removeAtExit(dir);
   }
   return modelDir;
 }
