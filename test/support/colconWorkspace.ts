@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoPath } from './paths';
-import { removeAtExit } from './removeAtExit';
+import { tempDir } from './tempDir';
 
 /**
  * What a robot integrator puts in a workspace from a clone of this package: its sources (not
@@ -126,8 +126,7 @@ let built: InstalledWorkspace | undefined;
  */
 export function installedWorkspace(): InstalledWorkspace {
   if (built) return built;
-  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-colcon-'));
-  removeAtExit(ws);
+  const ws = tempDir('htp-colcon-');
   const pkgDir = path.join(ws, 'src', 'htp_perception');
   fs.mkdirSync(pkgDir, { recursive: true });
   for (const entry of PACKAGE_SOURCES) {

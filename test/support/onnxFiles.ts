@@ -1,15 +1,6 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { metadataPropsBytes } from '../../src/model/onnxWriter';
-import { removeAtExit } from './removeAtExit';
-
-/** A temporary folder removed at process exit. */
-export function tempDir(prefix: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  removeAtExit(dir);
-  return dir;
-}
 
 /**
  * Copies `model` into `dir` with metadata_props appended: protobuf merges a repeated field

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type CliRun, runCli } from './cliRun';
-import { tempDir } from './onnxFiles';
+import { tempDir } from './tempDir';
 import { repoPath } from './paths';
 
 /** The bootstrap's calibration and held-out photos: the recipe scripts/setup/70-models.sh uses. */

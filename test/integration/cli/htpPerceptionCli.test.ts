@@ -8,7 +8,7 @@ import { modelProto, ONNX_FLOAT, valueInfoProto } from '../../../src/model/onnxW
 import { sha256File } from '../../../src/util/sha256File';
 import { type CliRun as Run, errorLines, runCli } from '../../support/cliRun';
 import { repoPath } from '../../support/paths';
-import { tempDir } from '../../support/onnxFiles';
+import { tempDir } from '../../support/tempDir';
 
 const cli = (args: string[], env: NodeJS.ProcessEnv = process.env): Run => runCli(args, { env });
 

@@ -16,7 +16,7 @@ import { sha256File } from '../../../src/util/sha256File';
 import type { DetectionsMsg } from '../../support/rosClient';
 import { startNode, startPhotoSource } from '../../support/rosProcess';
 import { useRosTestBed } from '../../support/rosTestBed';
-import { tempDir } from '../../support/onnxFiles';
+import { tempDir } from '../../support/tempDir';
 import { type CliRun as Run, errorLines, runCli } from '../../support/cliRun';
 import { repoPath } from '../../support/paths';
 import { quantizedFall } from '../../support/quantizedFall';

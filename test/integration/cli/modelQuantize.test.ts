@@ -14,7 +14,7 @@ import {
   type QuantizedFall,
   quantizedFall,
 } from '../../support/quantizedFall';
-import { tempDir } from '../../support/onnxFiles';
+import { tempDir } from '../../support/tempDir';
 import { type RunningProcess, startNode, startProcess } from '../../support/rosProcess';
 
 const cli = (args: string[]): Run => runCli(args, { timeoutMs: 600_000 });

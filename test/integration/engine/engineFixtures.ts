@@ -4,17 +4,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoPath } from '../../support/paths';
 import { runToolsPython as python } from '../../support/toolsPython';
-import { removeAtExit } from '../../support/removeAtExit';
+import { tempDir } from '../../support/tempDir';
 
 let modelDir: string | undefined;
 
 /** Directory holding the tiny models of tools/engine/make_test_models.py (made once per process). */
 export function testModels(): string {
   if (!modelDir) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-engine-models-'));
+    const dir = tempDir('htp-engine-models-');
     python([repoPath('tools', 'engine', 'make_test_models.py'), dir]);
     modelDir = dir;
-    removeAtExit(dir);
   }
   return modelDir;
 }

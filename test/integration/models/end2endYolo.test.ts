@@ -12,7 +12,7 @@ import { PerceptionPipeline } from '../../../src/pipeline/perceptionPipeline';
 import type { Detection } from '../../../src/core/headResults';
 import type { PipelineResult } from '../../../src/core/pipelineResult';
 import { boxIou, type Corners } from '../../support/boxIou';
-import { tempDir } from '../../support/onnxFiles';
+import { tempDir } from '../../support/tempDir';
 import { repoPath } from '../../support/paths';
 import { PHOTO_DIR, photoFrame } from '../../support/photos';
 import { runToolsPython } from '../../support/toolsPython';

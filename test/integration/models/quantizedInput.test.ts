@@ -25,7 +25,7 @@ import { ModelPipeline } from '../../../src/pipeline/modelPipeline';
 import type { RuntimeChoices } from '../../../src/pipeline/runtimeChoices';
 import { modelProto, nodeProto, ONNX_FLOAT, valueInfoProto } from '../../../src/model/onnxWriter';
 import { inputQdqModel, type InputQdqOptions } from '../../support/inputQdqModel';
-import { tempDir } from '../../support/onnxFiles';
+import { tempDir } from '../../support/tempDir';
 import { repoPath } from '../../support/paths';
 import { photoFrame } from '../../support/photos';
 

@@ -8,7 +8,7 @@ import {
   PINNED_FILES_LIST,
   REGISTRY_MODELS_LIST,
 } from '../../../src/cli/tflite/knownTfliteFiles';
-import { tempDir } from '../../support/onnxFiles';
+import { tempDir } from '../../support/tempDir';
 
 describe('pinned TFLite files', function () {
   it('parses package@version file sha256 lines, skipping comments and tarballs', function () {

@@ -5,7 +5,7 @@ import { cutAtRawHead, RAW_HEAD_METADATA_KEY } from '../../../src/model/cutAtRaw
 import { deriveManifest, RAW_HEAD_NOTE } from '../../../src/model/deriveManifest';
 import { parseOnnxModel, readOnnxModel } from '../../../src/model/readOnnxModel';
 import { repoPath } from '../../support/paths';
-import { tempDir } from '../../support/onnxFiles';
+import { tempDir } from '../../support/tempDir';
 
 const YOLO11N = repoPath('.cache', 'registry-models', 'yolo11n.onnx');
 const YOLO11N_SEG = repoPath('.cache', 'registry-models', 'yolo11n-seg.onnx');

@@ -14,7 +14,8 @@ import { modelProto, ONNX_FLOAT, valueInfoProto } from '../../../src/model/onnxW
 import { readOnnxModel } from '../../../src/model/readOnnxModel';
 import { resolveModelManifest } from '../../../src/model/resolveModelManifest';
 import { repoPath } from '../../support/paths';
-import { copyWithMetadata, pythonNames, tempDir } from '../../support/onnxFiles';
+import { copyWithMetadata, pythonNames } from '../../support/onnxFiles';
+import { tempDir } from '../../support/tempDir';
 
 const AIHUB_DIR = repoPath('.cache', 'aihub-layout');
 

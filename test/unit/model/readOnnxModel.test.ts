@@ -13,7 +13,7 @@ import {
 import { OnnxFormatError, parseOnnxModel, readOnnxModel } from '../../../src/model/readOnnxModel';
 import { tinyQdqModelBytes } from '../../../src/model/tinyQdqModel';
 import { repoPath } from '../../support/paths';
-import { tempDir } from '../../support/onnxFiles';
+import { tempDir } from '../../support/tempDir';
 
 /** An initializer stored in an external file (data_location EXTERNAL, external_data location). */
 function externalInitializer(name: string, location: string): number[] {

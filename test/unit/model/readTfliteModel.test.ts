@@ -10,7 +10,7 @@ import {
   tfliteTensorLabels,
 } from '../../../src/model/readTfliteModel';
 import { table, buildFlatbuffer } from '../../support/flatbufferBuilder';
-import { tempDir } from '../../support/onnxFiles';
+import { tempDir } from '../../support/tempDir';
 import {
   associated,
   deeplabTflite,

@@ -9,7 +9,7 @@ import { manifestEngineOptions } from '../../../src/pipeline/manifestEngineOptio
 import type { RuntimeChoices } from '../../../src/pipeline/runtimeChoices';
 import { checkHtpContext, selectHtpContext } from '../../../src/pipeline/selectHtpContext';
 import { recordHtpContext } from '../../../src/cli/compile/recordHtpContext';
-import { tempDir } from '../../support/onnxFiles';
+import { tempDir } from '../../support/tempDir';
 import { repoPath } from '../../support/paths';
 
 const FALL = repoPath('models', 'yolov8-fall', 'yolov8s-fall.manifest.json');
