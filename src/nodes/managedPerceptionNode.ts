@@ -137,7 +137,7 @@ export class PerceptionNode {
     this.warnings = new ThrottledLog((l) => this.node.getLogger().warn(l));
     // Three lines per period: a camera swapped twice in a few seconds is logged whole; a source
     // whose format changes every frame is counted.
-    this.notices = new ThrottledLog((l) => this.node.getLogger().info(l), 5000, undefined, 3);
+    this.notices = new ThrottledLog((l) => this.node.getLogger().info(l), { burst: 3 });
     ctx.pipelines.register(this.name);
     this.diagnostics = new DiagnosticsPublisher(rcl, this.node, () =>
       nodeDiagnostics({

@@ -10,13 +10,22 @@ export class ThrottledLog {
     { periodFrom: number; logged: number; suppressed: number }
   >();
 
-  /** `burst`: lines of one reason logged per period before the rest are only counted. */
+  private readonly periodMs: number;
+  private readonly burst: number;
+  private readonly now: () => number;
+
+  /**
+   * `periodMs` (default 5000); `burst`: lines of one reason logged per period before the rest
+   * are only counted (default 1); `now`: the clock, a test's own.
+   */
   constructor(
     private readonly write: (line: string) => void,
-    private readonly periodMs = 5000,
-    private readonly now: () => number = () => performance.now(),
-    private readonly burst = 1,
-  ) {}
+    options: { periodMs?: number; burst?: number; now?: () => number } = {},
+  ) {
+    this.periodMs = options.periodMs ?? 5000;
+    this.burst = options.burst ?? 1;
+    this.now = options.now ?? (() => performance.now());
+  }
 
   /** `reason` groups the lines (e.g. a FrameError code); `message` is the newest occurrence. */
   report(reason: string, message: string): void {

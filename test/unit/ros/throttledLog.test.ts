@@ -5,12 +5,7 @@ import { ThrottledLog } from '../../../src/ros/throttledLog';
 function clocked(burst?: number): { log: ThrottledLog; lines: string[]; at(ms: number): void } {
   let t = 0;
   const lines: string[] = [];
-  const log = new ThrottledLog(
-    (l) => lines.push(l),
-    5000,
-    () => t,
-    burst,
-  );
+  const log = new ThrottledLog((l) => lines.push(l), { periodMs: 5000, now: () => t, burst });
   return { log, lines, at: (ms) => (t = ms) };
 }
 
