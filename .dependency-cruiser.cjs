@@ -96,10 +96,33 @@ module.exports = {
   forbidden: [
     ...layerRules(rows),
     {
+      name: 'bench-through-index',
+      severity: 'error',
+      comment:
+        'the benchmark workspace uses the product as a second program would: through src/index.ts only' +
+        ' (docs/DESIGN.md, layer table, row bench/)',
+      from: { path: '^bench/' },
+      to: { path: '^src/', pathNot: '^src/index\\.ts$' },
+    },
+    {
+      name: 'bench-tests-support-only',
+      severity: 'error',
+      comment: 'of the product tests, the benchmark workspace may share only the helpers of test/support/',
+      from: { path: '^bench/' },
+      to: { path: '^test/', pathNot: '^test/support/' },
+    },
+    {
+      name: 'nothing-imports-bench',
+      severity: 'error',
+      comment: 'benchmarks are not the product: src/ and test/ never import bench/ (colcon installs no bench code)',
+      from: { path: '^(src|test)/' },
+      to: { path: '^bench/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       comment: 'modules that import each other, directly or around a loop',
-      from: { path: '^src/' },
+      from: { path: '^(src|bench)/' },
       to: { circular: true },
     },
   ],

@@ -53,3 +53,66 @@ export { decodeCompressedImage, encodeCompressedImage } from './ros/compressedIm
 
 export { renderAnnotated } from './annotate/renderAnnotated';
 export { resultAnnotation } from './annotate/resultAnnotation';
+
+// What a second program built on the library needs beyond running a model: the benchmark
+// workspace (bench/) is such a program and imports nothing else of src/.
+
+// Model files: manifests found by name, ONNX graphs written from scratch (test and stand-in
+// models), the reference Python the tools venv provides.
+export { resolveModelManifest } from './model/resolveModelManifest';
+export { resolveModelReference } from './config/perceptionConfig';
+export {
+  modelProto,
+  nodeProto,
+  tensorProto,
+  valueInfoProto,
+  ONNX_FLOAT,
+  ONNX_UINT8,
+  type Bytes,
+} from './model/onnxWriter';
+export { DEFAULT_TOOLS_PYTHON } from './quantize/runQuantizer';
+export type { Int8Input } from './pipeline/runtimeChoices';
+export { NO_STAGE_TIMINGS } from './core/pipelineResult';
+
+// Heads' building blocks, for decoding outside ModelPipeline.
+export { letterboxTransform } from './heads/letterboxTransform';
+export { planHrnetCrop } from './heads/planHrnetCrop';
+export { colorizeLabelMap } from './heads/colorizeLabelMap';
+export { COCO17 } from './heads/cocoKeypoints';
+export { nativeOutputKernels } from './engine/outputKernels';
+
+// Agreement between two runs of a model (FP32 against INT8, ours against a reference).
+export { Int8Agreement } from './quantize/int8Agreement';
+export { keypointAgreement } from './quantize/keypointAgreement';
+export { instanceMaskIou } from './quantize/maskAgreement';
+
+// Tracking and 3D placement on their own.
+export { ByteTracker } from './tracking/byteTracker';
+export { BYTETRACK_DEFAULTS } from './tracking/trackerOptions';
+export { CameraModel } from './depth/cameraModel';
+export { DepthImage } from './depth/depthImage';
+export { placeResult } from './depth/placeResult';
+
+// Photos as frames (the real photos bootstrap fetches into .cache/).
+export { listPhotos, loadRgbFrame } from './photos/photoFrames';
+
+// ROS: loading rclnodejs (lazily: importing this module loads nothing), taking raw images, CDR
+// messages the nodes publish, and what the frame nodes are started with and time per frame.
+export { loadRclnodejs, runMain } from './ros/rosEnvironment';
+export { ImageIntake } from './ros/imageIntake';
+export { makeQos } from './ros/qosProfile';
+export { CdrReader } from './ros/cdrReader';
+export { readHeader } from './ros/headerCodec';
+export { stampMs } from './ros/rosHeader';
+export { detection2DArray } from './ros/visionMessages';
+export { encodeDetection2DArray } from './ros/detectionArrayCodec';
+export { detection3DArray, personPose3DArray } from './ros/spatialMessages';
+export { encodeDetection3DArray, encodePersonPose3DArray } from './ros/spatialCodec';
+export { spatialMarkers } from './ros/spatialMarkers';
+export { FRAME_NODE_FLAGS } from './nodes/frameNodeFlags';
+export { STAGES, type Stage } from './nodes/nodeStats';
+
+// Small utilities the command-line programs share.
+export { formatTable } from './util/formatTable';
+export { percentile } from './util/percentile';
+export { printedHelp } from './util/commandHelp';

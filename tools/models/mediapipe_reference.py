@@ -1,5 +1,5 @@
 """MediaPipe's TFLite models run by TensorFlow's TFLite interpreter on the crops our pipelines cut,
-for `npm run bench:mediapipe` (src/bench/mediapipeAccuracy.ts): the reference our landmarks and
+for `npm run bench:mediapipe` (bench/src/mediapipeAccuracy.ts): the reference our landmarks and
 masks are measured against.
 
   mediapipe_reference.py < request.json > answer.json

@@ -95,6 +95,12 @@ describe('colcon build of htp_perception in a throwaway workspace', function () 
       'only src/ is installed',
     );
     assertFile(path.join(share, 'package.json'));
+    // The benchmark workspace (bench/) is never installed on a robot, in dist/ or anywhere else.
+    const benchmarks = filesUnder(
+      share,
+      (rel) => !rel.startsWith(`node_modules${path.sep}`) && /(^|\/)bench\/|Bench\.js$/.test(rel),
+    );
+    assert.deepEqual(benchmarks, [], 'no benchmark file is installed');
   });
 
   it('installs launch/, config/, and every model folder: manifests with the weights beside them', function () {

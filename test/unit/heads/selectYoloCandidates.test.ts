@@ -4,7 +4,7 @@ import {
   selectYoloCandidates,
   type YoloCandidateSource,
 } from '../../../src/heads/selectYoloCandidates';
-import { makePrng } from '../../../src/bench/prng';
+import { makePrng } from '../../support/prng';
 
 /** Anchor by anchor, classes in order, scores against the threshold as a double: the definition. */
 function reference(

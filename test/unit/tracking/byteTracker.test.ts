@@ -6,7 +6,7 @@ import {
   runScene,
   Scene,
   stopAndGoScene,
-} from '../../../src/bench/trackingScenes';
+} from '../../support/trackingScenes';
 import type { Detection } from '../../../src/core/headResults';
 import { ByteTracker } from '../../../src/tracking/byteTracker';
 import { BYTETRACK_DEFAULTS } from '../../../src/tracking/trackerOptions';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { makePrng } from '../../../src/bench/prng';
+import { makePrng } from '../../support/prng';
 import { minCostAssignment } from '../../../src/tracking/minCostAssignment';
 
 /** Best total of (maxCost - cost) over every partial matching, by exhaustive search. */
