@@ -3,7 +3,7 @@ import { LineProcess } from './lineProcess';
 
 /**
  * Extra Node.js flags for the measured node or container (HTP_BENCH_NODE_FLAGS, e.g.
- * `--cpu-prof --cpu-prof-dir=out/prof`): how the profiles behind docs/benchmarks.md were taken.
+ * `--cpu-prof --cpu-prof-dir=out/prof`): how the profiles behind bench/results/ were taken.
  * NODE_OPTIONS cannot carry --cpu-prof, and would profile every process of the run.
  */
 function profilingFlags(): string[] {

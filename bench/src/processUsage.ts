@@ -6,7 +6,7 @@ const CLOCK_TICKS_PER_S = 100;
 /**
  * VmRSS in MB, user + system CPU time in seconds and minor page faults so far of a process, from
  * /proc. Minor faults count the pages a process touched for the first time in a mapping: a frame
- * buffer that gets a fresh mapping per message shows there (docs/benchmarks.md, malloc tuning).
+ * buffer that gets a fresh mapping per message shows there (bench/results/2026-11-27-malloc-tuning-and-take-window.md).
  */
 export function readProcessUsage(pid: number): {
   rssMb: number;

@@ -5,7 +5,7 @@
  * second of buffers outside V8's heap (frames, model outputs, masks). Once a full collection had set
  * the old generation's limit close to what was live (V8's growing factor falls to 1.1 in a process
  * that allocates little inside its heap), those buffers brought the next full collection within
- * ~150 ms, for the rest of the run: twice the CPU per frame (docs/benchmarks.md, issue 19). The
+ * ~150 ms, for the rest of the run: twice the CPU per frame (bench/results/2026-11-26-v8-heap-limit.md, issue 19). The
  * memory reducer's collection about 8 s after start was one way in, any full collection once frames
  * flowed another. So the reducer is off and the growing factor is 4 (the one V8 chose at its first
  * collection, at start-up). Both must be given at start: V8 reads them when it creates the heap.

@@ -12,7 +12,7 @@
  * objects are far apart; where two tracks and two detections overlap (the crossing-paths case)
  * greedy can take the single best pair and force the other track onto the wrong detection, one
  * ID switch each crossing. The optimal solution costs little at our sizes (per class, tens of
- * tracks): see docs/benchmarks.md.
+ * tracks): see bench/results/2026-11-23-tracking.md.
  */
 export function minCostAssignment(
   cost: ArrayLike<number>,

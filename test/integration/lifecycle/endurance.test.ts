@@ -50,7 +50,7 @@ describe('managed perception node: endurance of the lifecycle', function () {
     // 8 %: the same code measured +2.1 % (CI), +4.4 % (a loaded machine) and +5.6 % (a clean
     // clone): steps of ~5 MB at random cycles, new high-water marks of glibc's heap as in the
     // hour-long soak, not a trend. The leak this guards against (the allocator tuning off,
-    // docs/benchmarks.md) grew +17.4 %.
+    // bench/results/2026-11-27-malloc-tuning-and-take-window.md) grew +17.4 %.
     assert.ok(late <= early * 1.08, `RSS grew ${mb(early)} -> ${mb(late)} MB`);
     // A leak grows the count for good; a descriptor DDS or libuv holds for a moment at one sample
     // (CI on 2026-11-27: 44 everywhere, 47 once at cycle 46) is not one. Medians, as for RSS.
