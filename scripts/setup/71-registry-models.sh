@@ -26,6 +26,7 @@ if stamp_ok "$stamp" "$key" && [ "$complete" = 1 ]; then
   log "registry models: up to date"
   exit 0
 fi
+models_not_frozen "registry models (scripts/setup/71-registry-models.sh)"
 mkdir -p "$src" "$out"
 t0=$SECONDS
 declare -A sdist

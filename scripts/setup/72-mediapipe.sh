@@ -26,6 +26,7 @@ if stamp_ok "$stamp" "$key" && [ "$complete" = 1 ]; then
   log "mediapipe: up to date"
   exit 0
 fi
+models_not_frozen "mediapipe (scripts/setup/72-mediapipe.sh)"
 mkdir -p "$src"
 t0=$SECONDS
 declare -A tarball

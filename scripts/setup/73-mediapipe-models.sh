@@ -48,6 +48,7 @@ if stamp_ok "$stamp" "$key" && [ "$complete" = 1 ]; then
   log "mediapipe models: up to date ($out)"
   exit 0
 fi
+models_not_frozen "mediapipe models (scripts/setup/73-mediapipe-models.sh)"
 mkdir -p "$out"
 
 # Calibration and validation images: person crops for BlazePose, whole photos for selfie.

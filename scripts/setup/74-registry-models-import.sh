@@ -41,6 +41,7 @@ if stamp_ok "$stamp" "$key" && [ "$complete" = 1 ]; then
   log "registry models: imported, quantized and compiled (models/yolo11n, yolo11n-seg, deeplabv3-mobilenetv2-257)"
   exit 0
 fi
+models_not_frozen "registry models import (scripts/setup/74-registry-models-import.sh)"
 
 # Calibration: every photo with people or objects (steps 15 and 26); validation: their held-out
 # photos. One folder of links each, since `model quantize` takes one folder per role.

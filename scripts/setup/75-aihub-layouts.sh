@@ -35,6 +35,7 @@ if [ "$complete" = 1 ] && stamp_ok "$stamp" "$key"; then
   log "aihub-layouts: up to date ($out)"
   exit 0
 fi
+models_not_frozen "aihub-layouts (scripts/setup/75-aihub-layouts.sh)"
 t0=$SECONDS
 "$py" "$tool" "$root/models" "$out" >/dev/null ||
   die "aihub-layouts: building the AI-Hub-layout models failed (run $tool models $out to see why)"
