@@ -34,7 +34,10 @@ export ROS_DOMAIN_ID="${HTP_DEMO_DOMAIN_ID:-77}"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
-node dist/src/nodes/imageSourceNode.js --ros-args -p rate_hz:=5.0 -p directory:="$root/.cache/photos-people" &
+# One camera size for every photo (letterboxed), as a camera sends: the pipelines plan their input
+# once instead of logging a new size per photo.
+node dist/src/nodes/imageSourceNode.js --ros-args -p rate_hz:=5.0 -p directory:="$root/.cache/photos-people" \
+  -p width:=640 -p height:=480 &
 pids+=($!)
 # The heap settings the installed perception_container starts with (HTP_FRAME_NODE_FLAGS).
 node --no-memory-reducer --heap-growing-percent=300 dist/src/nodes/perceptionContainer.js \

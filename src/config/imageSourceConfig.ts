@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { packagePath } from '../packageRoot';
 import { MAX_IMAGE_DIMENSION } from '../core/imageEncoding';
-import { describeZodError } from '../core/configError';
+import { ConfigError, describeZodError } from '../core/configError';
 import { parameterSpec as spec } from '../core/parameterSpec';
 import type { ParameterSpec } from '../core/parameterSpec';
 import { tableDefaults, tableSchema } from './parameterTable';
@@ -28,6 +28,18 @@ export const IMAGE_SOURCE_PARAMETERS = {
     'fixed',
     "longest side in pixels after resizing (0 keeps the photo's size)",
   ),
+  width: spec(
+    z.number().int().min(0).max(MAX_IMAGE_DIMENSION),
+    0,
+    'fixed',
+    'frame width in pixels, with height: every photo scaled to fit and letterboxed (black bars) into width x height, as one camera sends one size (0: each photo at its own size)',
+  ),
+  height: spec(
+    z.number().int().min(0).max(MAX_IMAGE_DIMENSION),
+    0,
+    'fixed',
+    'frame height in pixels, with width (0: each photo at its own size)',
+  ),
   wait_for_subscribers: spec(
     z.number().int().min(0).max(100),
     0,
@@ -52,5 +64,14 @@ export type ImageSourceConfig = z.infer<typeof schema>;
 export function parseImageSourceConfig(values: unknown): ImageSourceConfig {
   const r = schema.safeParse(values);
   if (!r.success) throw describeZodError('image_source parameters', r.error);
-  return r.data;
+  const c = r.data;
+  if ((c.width === 0) !== (c.height === 0))
+    throw new ConfigError(
+      `image_source parameters: width and height are set together (got width ${c.width}, height ${c.height}; 0 and 0 keep each photo's size)`,
+    );
+  if (c.width > 0 && c.max_side > 0)
+    throw new ConfigError(
+      'image_source parameters: max_side and width/height both size the frames: set one of them',
+    );
+  return c;
 }

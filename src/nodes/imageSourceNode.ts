@@ -58,7 +58,13 @@ export class ImageSourceNode {
   async start(onDone?: () => void): Promise<void> {
     const files = listPhotos(this.config.directory);
     this.photos = await Promise.all(
-      files.map((f) => decodePhoto(f, this.config.encoding, this.config.max_side)),
+      files.map((f) =>
+        decodePhoto(f, this.config.encoding, {
+          maxSide: this.config.max_side,
+          width: this.config.width,
+          height: this.config.height,
+        }),
+      ),
     );
     // Not awaited: the process spins the node only once start() returned, and the wait needs it.
     void this.subscribers(this.config.wait_for_subscribers).then(() => this.publish(onDone));

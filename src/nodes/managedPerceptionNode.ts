@@ -330,16 +330,27 @@ export class PerceptionNode {
     }
   }
 
+  /**
+   * The camera-to-node hand-over: every frame the camera hub takes for this node (ImageIntake's
+   * raw view or decoded JPEG) and every frame a followed detector hands on with its persons enters
+   * here, on the executor's thread, and waits in the newest-frame mailbox that runFrames takes
+   * from. A frame still waiting when the next arrives is dropped and counted by the mailbox.
+   */
+  private handOverFrame(
+    mailbox: LatestFrameMailbox<FrameWork>,
+    work: Omit<FrameWork, 'postedAt'>,
+  ): void {
+    this.stats.received++;
+    mailbox.post(withFields(work, { postedAt: performance.now() }));
+  }
+
   private async onActivate(): Promise<void> {
     const c = this.configured;
     if (!c) throw new Error('activate before configure');
     c.pipeline.resetTracking();
     c.recovery.resume();
     const mailbox = new LatestFrameMailbox<FrameWork>();
-    const post = (w: Omit<FrameWork, 'postedAt'>): void => {
-      this.stats.received++;
-      mailbox.post(withFields(w, { postedAt: performance.now() }));
-    };
+    const post = (w: Omit<FrameWork, 'postedAt'>): void => this.handOverFrame(mailbox, w);
     const source = c.config.person_source;
     const lease = source
       ? undefined

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../core/configError';
 import type { Frame } from '../core/frame';
+import type { Sharp } from 'sharp';
 import { loadSharp } from '../util/loadSharp';
 import { rgbToYuyv } from './rgbToYuyv';
 
@@ -32,16 +33,24 @@ export function listPhotos(directory: string): string[] {
   return files.map((f) => path.join(directory, f));
 }
 
+/**
+ * How photos become frames: `maxSide` shrinks each photo to a longest side (its aspect and size
+ * kept otherwise); `width` x `height` (both > 0) is one camera's size, every photo scaled to fit
+ * and letterboxed into it with black bars. 0 leaves that sizing off.
+ */
+export interface PhotoSizing {
+  readonly maxSide: number;
+  readonly width: number;
+  readonly height: number;
+}
+
 /** Decodes a photo file into the raw pixels of a sensor_msgs/Image (and a JPEG for CompressedImage). */
 export async function decodePhoto(
   file: string,
   encoding: DecodedPhoto['encoding'],
-  maxSide: number,
+  sizing: PhotoSizing,
 ): Promise<DecodedPhoto> {
-  const sharp = loadSharp();
-  let img = sharp(file).rotate();
-  if (maxSide > 0)
-    img = img.resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
+  const img = sizedPhoto(file, sizing);
   const channels = encoding === 'mono8' ? 1 : 3;
   const pipeline = encoding === 'mono8' ? img.grayscale() : img.removeAlpha().toColourspace('srgb');
   const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
@@ -58,7 +67,7 @@ export async function decodePhoto(
       encoding,
       step: width * 2,
       data: yuyv,
-      jpeg: await jpegOf(file, width, info.height),
+      jpeg: await jpegOf(file, width, info.height, sizing),
     };
   }
   if (encoding === 'bgr8') {
@@ -75,12 +84,37 @@ export async function decodePhoto(
     encoding,
     step: info.width * channels,
     data,
-    jpeg: await jpegOf(file, info.width, info.height),
+    jpeg: await jpegOf(file, info.width, info.height, sizing),
   };
 }
 
-function jpegOf(file: string, width: number, height: number): Promise<Buffer> {
-  return loadSharp()(file).rotate().resize(width, height).jpeg({ quality: 90 }).toBuffer();
+function sizedPhoto(file: string, sizing: PhotoSizing): Sharp {
+  const img = loadSharp()(file).rotate();
+  if (sizing.width > 0 && sizing.height > 0)
+    return img.resize({
+      width: sizing.width,
+      height: sizing.height,
+      fit: 'contain',
+      background: { r: 0, g: 0, b: 0 },
+    });
+  if (sizing.maxSide > 0)
+    return img.resize({
+      width: sizing.maxSide,
+      height: sizing.maxSide,
+      fit: 'inside',
+      withoutEnlargement: true,
+    });
+  return img;
+}
+
+function jpegOf(file: string, width: number, height: number, sizing: PhotoSizing): Promise<Buffer> {
+  // sharp keeps one resize per pipeline: a letterboxed frame is cut to the raw frame's width (yuyv
+  // drops an odd last column) instead of resized again.
+  const img =
+    sizing.width > 0 && sizing.height > 0
+      ? sizedPhoto(file, sizing).extract({ left: 0, top: 0, width, height })
+      : loadSharp()(file).rotate().resize(width, height);
+  return img.jpeg({ quality: 90 }).toBuffer();
 }
 
 /** A photo file as a packed rgb8 frame (EXIF orientation applied, as OpenCV's imread does). */

@@ -50,4 +50,25 @@ describe('config/parameterTable', function () {
       /pipeline names must be unique/,
     );
   });
+
+  it("image_source's camera size: width and height together, not beside max_side", function () {
+    const ok = parseImageSourceConfig({ ...IMAGE_SOURCE_DEFAULTS, width: 640, height: 480 });
+    assert.deepEqual([ok.width, ok.height], [640, 480]);
+    assert.throws(
+      () => parseImageSourceConfig({ ...IMAGE_SOURCE_DEFAULTS, width: 640 }),
+      (e: unknown) =>
+        e instanceof ConfigError &&
+        /width and height are set together \(got width 640, height 0/.test(e.message),
+    );
+    assert.throws(
+      () =>
+        parseImageSourceConfig({
+          ...IMAGE_SOURCE_DEFAULTS,
+          width: 640,
+          height: 480,
+          max_side: 320,
+        }),
+      (e: unknown) => e instanceof ConfigError && /max_side and width\/height/.test(e.message),
+    );
+  });
 });
