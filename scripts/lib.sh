@@ -16,6 +16,13 @@ tracked_files() {
   top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
   git -C "$top" ls-files -z -- "$@" | sort -z | while IFS= read -r -d '' f; do printf '%s\n' "$top/$f"; done
 }
+# Every file under native/src (its rooms: binding, session, kernels, memory, faults), each path
+# then its bytes, in name order: the addon's build keys (65-addon, arm64's 40-addon). Run from the
+# repository root.
+native_sources() {
+  local f
+  while IFS= read -r -d '' f; do printf '%s\n' "$f"; cat "$f"; done < <(find native/src -type f -print0 | sort -z)
+}
 # A model step that finds its output missing or its key changed calls this before rebuilding. A
 # run that bootstraps again after its own first bootstrap (npm test's Jazzy and arm64 lanes) sets
 # HTP_BOOTSTRAP_MODELS_FROZEN=1: a model made twice in one run means a step's key saw something

@@ -99,17 +99,17 @@ for lane in "${lanes[@]}"; do
   seconds=$((SECONDS - started))
   result=passed
   [ "$status" = 0 ] || { result="FAILED ($status)"; failed=1; }
-  rows+=("$(printf '| %-7s | %-10s | %-30s | %5d |' "$lane" "$result" "$(lane_counts "$lane_logs/$lane.log")" "$seconds")")
+  rows+=("$(printf '| %-9s | %-10s | %-30s | %5d |' "$lane" "$result" "$(lane_counts "$lane_logs/$lane.log")" "$seconds")")
   log "lane $lane: $result in $seconds s"
 done
 rm -rf "$HTP_TEST_TMPDIR"
 
 {
-  printf '\n| %-7s | %-10s | %-30s | %5s |\n' lane result tests s
-  printf '|---------|------------|--------------------------------|-------|\n'
-  printf '| %-7s | %-10s | %-30s | %5d |\n' bootstrap done "" "$bootstrap_s"
+  printf '\n| %-9s | %-10s | %-30s | %5s |\n' lane result tests s
+  printf '|-----------|------------|--------------------------------|-------|\n'
+  printf '| %-9s | %-10s | %-30s | %5d |\n' bootstrap done "" "$bootstrap_s"
   printf '%s\n' "${rows[@]}"
-  printf '| %-7s | %-10s | %-30s | %5d |\n' total "$([ "$failed" = 0 ] && echo passed || echo FAILED)" "" $((SECONDS - run_started))
+  printf '| %-9s | %-10s | %-30s | %5d |\n' total "$([ "$failed" = 0 ] && echo passed || echo FAILED)" "" $((SECONDS - run_started))
   printf '(lane logs: %s; the CPU: %s)\n' "$lane_logs" "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 } | tee "$lane_logs/summary.md"
 exit "$failed"

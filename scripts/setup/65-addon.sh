@@ -19,7 +19,7 @@ napi_inc="$(node -p "require('path').dirname(require.resolve('node-addon-api/pac
 asan="${HTP_ENGINE_ASAN:-0}"
 out="build/engine"; [ "$asan" = 1 ] && out="build/engine-asan"
 stamp="$root/$out/.stamp"
-key="$( (cat native/CMakeLists.txt native/src/*; echo "$asan"; sha256sum "$libdir/libonnxruntime.so.1" "$inc/onnxruntime_c_api.h") | sha256sum | cut -c1-16)"
+key="$( (cat native/CMakeLists.txt; native_sources; echo "$asan"; sha256sum "$libdir/libonnxruntime.so.1" "$inc/onnxruntime_c_api.h") | sha256sum | cut -c1-16)"
 if stamp_ok "$stamp" "$key" && [ -f "$root/$out/Release/htp_engine.node" ]; then
   log "addon: $out up to date"
   exit 0

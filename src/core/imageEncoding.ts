@@ -1,7 +1,7 @@
 /**
  * The one list of pixel encodings (sensor_msgs/image_encodings names) the intake decodes and the
  * engine preprocesses, with their byte layouts and the size limits of a frame. Pure data with no
- * imports, so ROS glue and the engine share it; the addon's parser (native/src/option_reader.cc)
+ * imports, so ROS glue and the engine share it; the addon's parser (native/src/binding/option_reader.cc)
  * accepts exactly these canonical names, which the engine tests check.
  */
 export type ImageEncoding =

@@ -1,6 +1,6 @@
 /**
  * What glibc's allocator holds for the whole process, every thread's arena (the engine addon's
- * mallocUsage(), native/src/malloc_usage.h). Memory a node grows by is in use, or freed but kept
+ * mallocUsage(), native/src/memory/malloc_usage.h). Memory a node grows by is in use, or freed but kept
  * by malloc (fragmentation, a high-water mark), or in large blocks with mappings of their own
  * (model weights, ONNX Runtime's arenas).
  */

@@ -1,6 +1,6 @@
 /**
  * The one door to the native addon: nothing else requires the .node file. Types the addon's
- * surface exactly as native/src/engine_session.h documents it.
+ * surface exactly as native/src/binding/engine_session.h documents it.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -162,13 +162,13 @@ export interface NativeAddon {
    * MALLOC_TRIM_THRESHOLD_, or not glibc).
    */
   mallocThresholds(): MallocThresholds | null;
-  /** What glibc's allocator holds now (native/src/malloc_usage.h); null off glibc. */
+  /** What glibc's allocator holds now (native/src/memory/malloc_usage.h); null off glibc. */
   mallocUsage(): MallocUsage | null;
-  /** The heads' output kernels (native/src/output_kernels.cc; see core/outputKernels.ts). */
+  /** The heads' output kernels (native/src/kernels/output_kernels.cc; see core/outputKernels.ts). */
   planePeaks: PlanePeaks;
   remapLabels: RemapLabels;
   yoloBestClasses: YoloBestClasses;
-  /** native/src/recycled_bytes.cc: throws a RangeError unless 1 <= size <= 256 MiB, whole. */
+  /** native/src/memory/recycled_bytes.cc: throws a RangeError unless 1 <= size <= 256 MiB, whole. */
   zeroedBytes: ZeroedBytes;
   /** zeroedBytes' pool: arrays made from new memory and from the pool, and what it holds now. */
   zeroedBytesStats(): {
@@ -177,7 +177,7 @@ export interface NativeAddon {
     keptBytes: number;
     keptSizes: number[];
   };
-  /** The pool of run outputs copied out of ONNX Runtime's arena (native/src/recycled_blocks.h). */
+  /** The pool of run outputs copied out of ONNX Runtime's arena (native/src/memory/recycled_blocks.h). */
   outputBlocksStats(): {
     fresh: number;
     reused: number;

@@ -1,5 +1,5 @@
 /**
- * A run's result as the addon resolves it (native/src/js_values.cc, RunOutputToJs): an array of a
+ * A run's result as the addon resolves it (native/src/binding/js_values.cc, RunOutputToJs): an array of a
  * Float64Array of numbers, then one ArrayBuffer per model output, in the model's order. Numbers
  * and buffers cross the boundary cheaply; the objects the rest of the engine reads are built here,
  * in JavaScript, where V8 gives them stable shapes. The numbers' layout:

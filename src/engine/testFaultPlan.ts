@@ -1,5 +1,5 @@
 /**
- * The tests' fault switch (native/src/fault_plan.h): a process started with
+ * The tests' fault switch (native/src/faults/fault_plan.h): a process started with
  * HTP_PERCEPTION_TEST_FAULTS set to a JSON plan makes the addon fail or hang chosen runs and fail
  * chosen session creations, the way a QCS6490 does when its DSP restarts. Nothing else sets it;
  * a plan that does not parse stops the process at the first engine use rather than testing

@@ -86,7 +86,7 @@ export class CdrWriter {
  * One buffer a publisher writes its large messages into, message after message. Safe because a
  * raw publish copies the message into DDS before it returns; what it saves is a fresh allocation
  * per message, which above the mmap threshold the engine addon fixes (256 KB,
- * native/src/malloc_tuning.cc) is a new mapping and its page faults: a 640x480 label image every
+ * native/src/memory/malloc_tuning.cc) is a new mapping and its page faults: a 640x480 label image every
  * frame cost the three-pipeline container ~5 % of its CPU in faults. Grows to the largest message; the buffer a writer returns
  * is valid until the next one starts.
  */

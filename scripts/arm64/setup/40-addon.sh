@@ -23,7 +23,7 @@ toolchain="$root/scripts/arm64/toolchain.cmake"
 out="build/engine-arm64"
 addon="$root/$out/Release/htp_engine.node"
 stamp="$root/$out/.stamp"
-key="$( (cat native/CMakeLists.txt native/src/* "$toolchain"; aarch64-linux-gnu-g++ --version | head -1
+key="$( (cat native/CMakeLists.txt "$toolchain"; native_sources; aarch64-linux-gnu-g++ --version | head -1
          cat "$nodedir/include/node/node_version.h"; sha256sum "$libdir/libonnxruntime.so.1" "$inc/onnxruntime_c_api.h") \
        | sha256sum | cut -c1-16)"
 if stamp_ok "$stamp" "$key" && [ -f "$addon" ]; then

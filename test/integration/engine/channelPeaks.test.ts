@@ -1,6 +1,6 @@
 /**
  * The engine's outputPeaks option: each run finds the channel peaks of one float output on its
- * worker (native/src/plane_peaks.cc), for channels-first and channels-last heatmaps. They must be
+ * worker (native/src/kernels/plane_peaks.cc), for channels-first and channels-last heatmaps. They must be
  * exactly what the HRNet head finds itself (the same value, the first index on ties, NaN never
  * winning, -Infinity and 0 for a channel without a number), so the head's keypoints do not change
  * with where the peaks were found. A bad option fails the load with a message naming the output.

@@ -21,7 +21,7 @@ const injected = (e: unknown): boolean => {
   return true;
 };
 
-/** The addon's fault switch (native/src/fault_plan.h) on real sessions: what the node tests use. */
+/** The addon's fault switch (native/src/faults/fault_plan.h) on real sessions: what the node tests use. */
 describe('engine fault switch (tests only)', function () {
   this.timeout(60_000);
   const addon = nativeAddon();

@@ -1,5 +1,5 @@
 /**
- * The addon's output kernels (native/src/output_kernels.cc) against the heads' own TypeScript
+ * The addon's output kernels (native/src/kernels/output_kernels.cc) against the heads' own TypeScript
  * loops they stand in for (src/heads/outputKernelsJs.ts): the same peaks and label maps on
  * awkward inputs (NaN, ties, signed zeros, planes of one value, crops and letterbox padding), the
  * same decoded keypoints and label maps through the heads, and a clear error instead of a crash

@@ -105,7 +105,7 @@ describe('engine preprocessing: roundPixels', function () {
 
 /**
  * On the source grid (1:1 or 1:2 per axis) packed 8-bit colour frames are read straight from
- * their bytes (native/src/exact_grid_rows.cc). The promise is bit-identity with the general
+ * their bytes (native/src/kernels/exact_grid_rows.cc). The promise is bit-identity with the general
  * separable bilinear path, which `exactGrid: false` forces: every output byte compared.
  */
 describe('engine preprocessing on the source grid: bit-identical to the general path', function () {
@@ -228,7 +228,7 @@ describe('engine preprocessing on the source grid: bit-identical to the general 
   }
 
   // A session writes the padding of its input only when the sampled rectangle changes
-  // (native/src/preprocess.h, PaddedRect): one session fed frames whose padding differs, and back,
+  // (native/src/kernels/preprocess.h, PaddedRect): one session fed frames whose padding differs, and back,
   // must give the bytes a fresh session gives for each.
   for (const outTitle of ['uint8 NCHW rounded, identity quantization', 'float32 NCHW']) {
     it(`one session, padding that changes from frame to frame: ${outTitle}`, async () => {
