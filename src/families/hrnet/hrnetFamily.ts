@@ -1,0 +1,9 @@
+import type { ModelFamily } from '../modelFamily';
+import { HEATMAPS_FORMAT } from './heatmapsFormat';
+
+/** HRNet top-down pose: one person per crop, a heatmap per keypoint. */
+export const HRNET_FAMILY = {
+  name: 'hrnet',
+  tasks: ['pose'],
+  formats: [HEATMAPS_FORMAT],
+} as const satisfies ModelFamily;
