@@ -6,10 +6,10 @@
 import { buildInstanceIdImage } from '../heads/buildInstanceIdImage';
 import { colorizeLabelMap } from '../heads/colorizeLabelMap';
 import { decodeDeeplab } from '../heads/decodeDeeplab';
-import { decodeHrnetHeatmaps } from '../heads/decodeHrnetHeatmaps';
-import { decodeYoloDetections } from '../heads/decodeYoloDetections';
-import { decodeYoloPose } from '../heads/decodeYoloPose';
-import { decodeYoloSegmentation } from '../heads/decodeYoloSegmentation';
+import { decodeHrnetHeatmaps } from '../families/hrnet/decodeHrnetHeatmaps';
+import { decodeYoloDetections } from '../families/yolov8/decodeYoloDetections';
+import { decodeYoloPose } from '../families/yolov8/decodeYoloPose';
+import { decodeYoloSegmentation } from '../families/yolov8/decodeYoloSegmentation';
 import { letterboxTransform } from '../heads/letterboxTransform';
 import { planHrnetCrop } from '../heads/planHrnetCrop';
 import type { Tensor } from '../core/tensor';

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import type { Frame } from '../core/frame';
 import { EngineSession } from '../engine/engineSession';
 import { nativeOutputKernels } from '../engine/outputKernels';
-import { decodeHrnetHeatmaps } from '../heads/decodeHrnetHeatmaps';
+import { decodeHrnetHeatmaps } from '../families/hrnet/decodeHrnetHeatmaps';
 import { planHrnetCrop } from '../heads/planHrnetCrop';
 import { formatTable } from '../util/formatTable';
 import { percentile } from '../util/percentile';

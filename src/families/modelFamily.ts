@@ -6,6 +6,16 @@
  * importers, ModelPipeline and the command line ask the registry instead of naming formats.
  */
 import type { z } from 'zod';
+import type {
+  Detection,
+  Keypoint,
+  PersonPose,
+  SegmentedDetection,
+  SemanticMap,
+} from '../core/headResults';
+import type { OutputKernels } from '../core/outputKernels';
+import type { ImageTransform, Tensor } from '../core/tensor';
+import type { Thresholds } from '../core/thresholds';
 import type { TensorSpec } from './manifestParts';
 
 /** What a manifest's `task` can be, and so what a pipeline's result is. */
@@ -29,6 +39,35 @@ export interface DeclaredTensor {
   readonly spec: TensorSpec | undefined;
 }
 
+/** One engine run as a decoder reads it (the engine's RunResult without its timings). */
+export interface RunOutputs {
+  readonly outputs: readonly Tensor[];
+  readonly transform: ImageTransform;
+  /** Per channel of the output named by `outputPeaks`: its peak, found on the engine's worker. */
+  readonly channelPeaks: Float64Array | undefined;
+}
+
+/** What a decoder knows besides the run: the model, this frame's thresholds, the fast loops. */
+export interface DecodeContext {
+  readonly manifest: ManifestView & { readonly name: string };
+  readonly thresholds: Thresholds;
+  /** The heads' whole-tensor loops, the addon's where one is loaded. */
+  readonly kernels: OutputKernels;
+}
+
+/** A whole frame's results, by task, in source-image pixels. */
+export type HeadResult =
+  | { readonly task: 'detect'; readonly detections: Detection[] }
+  | { readonly task: 'pose'; readonly poses: PersonPose[] }
+  | { readonly task: 'segment'; readonly instances: SegmentedDetection[] }
+  | { readonly task: 'semantic'; readonly map: SemanticMap };
+
+/** One person from a top-down crop: the pose's score and its keypoints in source pixels. */
+export interface CropPose {
+  readonly score: number;
+  readonly keypoints: readonly Keypoint[];
+}
+
 /** The zod schema of one `outputs` block: a strict object whose `format` is a literal. */
 export type FormatSchema = z.ZodObject<
   { format: z.ZodLiteral<string> } & z.ZodRawShape,
@@ -47,6 +86,22 @@ export interface OutputFormat<S extends FormatSchema = FormatSchema> {
   check?(o: z.output<S>, m: ManifestView, issue: IssueSink): void;
   /** The tensors the block names, for the manifest-against-model check. */
   tensors(o: z.output<S>): readonly DeclaredTensor[];
+  /** Whole-frame models: one run on the frame, decoded into the task's results. */
+  decode?(o: z.output<S>, run: RunOutputs, ctx: DecodeContext): HeadResult;
+  /**
+   * Top-down models (one person per crop of a detector's box): one run per crop, decoded into
+   * that person's pose, or undefined when the model finds no person in it.
+   */
+  decodeCrop?(o: z.output<S>, run: RunOutputs, ctx: DecodeContext): CropPose | undefined;
+  /**
+   * The output whose per-channel peaks the engine should find on its worker (engine option
+   * outputPeaks), when this format's decoder takes them.
+   */
+  outputPeaks?(
+    o: z.output<S>,
+  ): { readonly output: string; readonly layout: 'NCHW' | 'NHWC' } | undefined;
+  /** What an INT8-vs-FP32 validation report of such a model should say about its metrics. */
+  readonly validationNote?: string;
 }
 
 export interface ModelFamily {

@@ -13,7 +13,10 @@ import {
   type ModelManifestData,
   parseModelManifest,
 } from '../config/modelManifest';
-import { BLAZEPOSE_KEYPOINT_NAMES, BLAZEPOSE_SKELETON } from '../heads/blazeposeKeypoints';
+import {
+  BLAZEPOSE_KEYPOINT_NAMES,
+  BLAZEPOSE_SKELETON,
+} from '../families/blazepose/blazeposeKeypoints';
 import {
   deriveManifest,
   ImportRefusedError,

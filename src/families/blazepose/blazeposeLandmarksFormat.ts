@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { fixedSize, tensorLayout, tensorSpec } from '../manifestParts';
 import type { OutputFormat } from '../modelFamily';
+import { outputNamed } from '../outputNamed';
+import { decodeBlazePoseLandmarks } from './decodeBlazePoseLandmarks';
+
+/** A BlazePose crop whose person-present output is below this holds no person (MediaPipe's). */
+export const BLAZEPOSE_PERSON_THRESHOLD = 0.5;
 
 /**
  * MediaPipe BlazePose GHUM landmark model (pose_landmark_lite / _full / _heavy), one person per
@@ -56,4 +61,16 @@ export const BLAZEPOSE_LANDMARKS_FORMAT = {
     { field: 'outputs.heatmaps', spec: o.heatmaps },
     { field: 'outputs.worldLandmarks', spec: o.worldLandmarks },
   ],
+  decodeCrop(o, run, ctx) {
+    const m = ctx.manifest;
+    const found = decodeBlazePoseLandmarks(
+      outputNamed(run.outputs, o.landmarks.name, m.name),
+      outputNamed(run.outputs, o.personScore.name, m.name),
+      run.transform,
+      m.keypoints?.names.length ?? 33,
+    );
+    // The crop holds no person by the model's own judgement (a detector's false positive).
+    if (found.personScore < BLAZEPOSE_PERSON_THRESHOLD) return undefined;
+    return { score: found.personScore, keypoints: found.keypoints };
+  },
 } as const satisfies OutputFormat<typeof schema>;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { tensorLayout, tensorSpec } from '../manifestParts';
+import { decodeDeeplab } from '../../heads/decodeDeeplab';
 import type { OutputFormat } from '../modelFamily';
+import { outputNamed } from '../outputNamed';
 
 /** One score per class and pixel; a pixel's label is the argmax, taken by the head. */
 const schema = z.strictObject({
@@ -24,4 +26,17 @@ export const SEMANTIC_LOGITS_FORMAT = {
     }
   },
   tensors: (o) => [{ field: 'outputs.logits', spec: o.logits }],
+  decode(o, run, ctx) {
+    const map = decodeDeeplab(
+      outputNamed(run.outputs, o.logits.name, ctx.manifest.name),
+      run.transform,
+      {
+        remapLabels: ctx.kernels.remapLabels,
+        zeroedBytes: ctx.kernels.zeroedBytes,
+        format: 'logits',
+        layout: o.logits.layout,
+      },
+    );
+    return { task: 'semantic', map };
+  },
 } as const satisfies OutputFormat<typeof schema>;

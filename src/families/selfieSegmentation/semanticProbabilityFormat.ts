@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { tensorLayout, tensorSpec } from '../manifestParts';
 import type { OutputFormat } from '../modelFamily';
+import { outputNamed } from '../outputNamed';
+import { decodeSemanticProbability } from './decodeSemanticProbability';
+
+const DEFAULT_PROBABILITY_THRESHOLD = 0.5;
 
 /**
  * One channel per pixel holding the probability (sigmoid inside the model) of classNames[1]; the
@@ -30,4 +34,14 @@ export const SEMANTIC_PROBABILITY_FORMAT = {
     }
   },
   tensors: (o) => [{ field: 'outputs.probability', spec: o.probability }],
+  decode(o, run, ctx) {
+    const map = decodeSemanticProbability(
+      outputNamed(run.outputs, o.probability.name, ctx.manifest.name),
+      run.transform,
+      ctx.thresholds.probability ?? DEFAULT_PROBABILITY_THRESHOLD,
+      o.probability.layout,
+      { remapLabels: ctx.kernels.remapLabels, zeroedBytes: ctx.kernels.zeroedBytes },
+    );
+    return { task: 'semantic', map };
+  },
 } as const satisfies OutputFormat<typeof schema>;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { boxEncoding, tensorLayout, tensorSpec } from '../manifestParts';
 import type { OutputFormat } from '../modelFamily';
+import { outputNamed } from '../outputNamed';
+import { decodeYoloOutputs } from './decodeYoloOutputs';
 
 /** Qualcomm AI Hub export: separate boxes / scores / class_idx (+ mask_coeffs / mask_protos). */
 const schema = z.strictObject({
@@ -29,4 +31,19 @@ export const AIHUB_SPLIT_FORMAT = {
     { field: 'outputs.maskCoeffs', spec: o.maskCoeffs },
     { field: 'outputs.maskProtos', spec: o.maskProtos },
   ],
+  decode(o, run, ctx) {
+    const model = ctx.manifest.name;
+    return decodeYoloOutputs(
+      {
+        format: 'aihub',
+        boxes: outputNamed(run.outputs, o.boxesTensor.name, model),
+        scores: outputNamed(run.outputs, o.scores.name, model),
+        classIdx: outputNamed(run.outputs, o.classIdx.name, model),
+      },
+      { protos: o.maskProtos, maskCoefficients: o.maskCoeffs },
+      o.boxes.units === 'normalized',
+      run,
+      ctx,
+    );
+  },
 } as const satisfies OutputFormat<typeof schema>;

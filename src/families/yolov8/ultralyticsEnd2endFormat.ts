@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { boxEncoding, tensorLayout, tensorSpec } from '../manifestParts';
 import type { OutputFormat } from '../modelFamily';
+import { outputNamed } from '../outputNamed';
+import { decodeYoloOutputs } from './decodeYoloOutputs';
 
 /**
  * Ultralytics end-to-end export (`nms=True` exports; YOLOv10 and YOLO26 by default): NMS already
@@ -49,4 +51,16 @@ export const ULTRALYTICS_END2END_FORMAT = {
     { field: 'outputs.predictions', spec: o.predictions },
     { field: 'outputs.protos', spec: o.protos },
   ],
+  // The same heads as the packed layout's, which then skip their own NMS.
+  decode: (o, run, ctx) =>
+    decodeYoloOutputs(
+      {
+        format: 'end2end',
+        output: outputNamed(run.outputs, o.predictions.name, ctx.manifest.name),
+      },
+      { protos: o.protos },
+      o.boxes.units === 'normalized',
+      run,
+      ctx,
+    ),
 } as const satisfies OutputFormat<typeof schema>;

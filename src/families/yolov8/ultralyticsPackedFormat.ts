@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { boxEncoding, tensorLayout, tensorSpec } from '../manifestParts';
 import type { OutputFormat } from '../modelFamily';
+import { outputNamed } from '../outputNamed';
+import { decodeYoloOutputs } from './decodeYoloOutputs';
 
 /**
  * Ultralytics export: one tensor [1, 4 + C (+ 32 mask coeffs) (+ K*3 keypoints), N]
@@ -50,4 +52,16 @@ export const ULTRALYTICS_PACKED_FORMAT = {
     { field: 'outputs.predictions', spec: o.predictions },
     { field: 'outputs.protos', spec: o.protos },
   ],
+  decode: (o, run, ctx) =>
+    decodeYoloOutputs(
+      {
+        format: 'ultralytics',
+        output: outputNamed(run.outputs, o.predictions.name, ctx.manifest.name),
+        anchorsFirst: o.predictions.layout === 'anchors-first',
+      },
+      { protos: o.protos },
+      o.boxes.units === 'normalized',
+      run,
+      ctx,
+    ),
 } as const satisfies OutputFormat<typeof schema>;
