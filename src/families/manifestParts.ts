@@ -36,3 +36,10 @@ export const boxEncoding = z.strictObject({
 export function fixedSize(dims: readonly number[]): number | undefined {
   return dims.some((d) => d < 0) ? undefined : dims.reduce((a, b) => a * b, 1);
 }
+
+/** Pixels 0..255 to 0..1, no mean or std: what Ultralytics, AI Hub and MediaPipe models take. */
+export const UNIT_NORMALIZATION = {
+  scale: 1 / 255,
+  mean: [0, 0, 0] as [number, number, number],
+  std: [1, 1, 1] as [number, number, number],
+};

@@ -16,6 +16,8 @@ import type {
 import type { OutputKernels } from '../core/outputKernels';
 import type { ImageTransform, Tensor } from '../core/tensor';
 import type { Thresholds } from '../core/thresholds';
+import type { ElementType } from '../core/elementType';
+import type { ExportedModel, ExportTensor } from './exportTensor';
 import type { TensorSpec } from './manifestParts';
 
 /** What a manifest's `task` can be, and so what a pipeline's result is. */
@@ -104,6 +106,111 @@ export interface OutputFormat<S extends FormatSchema = FormatSchema> {
   readonly validationNote?: string;
 }
 
+/** The image input an importer found in a model file. */
+export interface ImportedInput {
+  readonly name: string;
+  readonly width: number;
+  readonly height: number;
+  readonly layout: 'NCHW' | 'NHWC';
+  readonly dtype: ElementType;
+}
+
+/**
+ * Manifest data an importer wrote for a file (the manifest parser and the check against the file
+ * follow), and what a person should review ("assumed: ...").
+ */
+export interface ImportedManifest {
+  readonly data: object;
+  readonly assumptions: readonly string[];
+}
+
+/** What `model import` hands the family that reads Ultralytics exports by their metadata. */
+export interface UltralyticsImport {
+  readonly file: string;
+  readonly model: ExportedModel;
+  /** The manifest's name. */
+  readonly name: string;
+  /** The one image input (float32, NCHW or NHWC); refuses the file naming `example` otherwise. */
+  imageInput(size: [number, number] | undefined, example: string): ImportedInput;
+  /** Refuses the file: ImportRefusedError naming the reason, the file's tensors and `example`. */
+  refuse(reason: string, example: string): never;
+  /** The provenance of a user's export, with its metadata's version and licence. */
+  provenance(description: string): object;
+}
+
+/** What `model import` hands each family for a file laid out like a Qualcomm AI Hub export. */
+export interface AihubImport {
+  readonly model: ExportedModel;
+  readonly input: ImportedInput;
+  /** schemaVersion, name, weights, files: the manifest's first fields. */
+  readonly base: object;
+  /** The manifest's `input`: AI Hub models take RGB 0..1 and normalize inside where they need it. */
+  inputWith(resize: object): object;
+  provenance(what: string): object;
+  refuse(reason: string): never;
+}
+
+/** The smallest and largest value an output took over the conversion check's images. */
+export interface ObservedRange {
+  readonly min: number;
+  readonly max: number;
+}
+
+/** What `model import FILE.tflite` hands the family whose layout a converted model has. */
+export interface TfliteImport {
+  /** schemaVersion, name, weights, files, provenance: the manifest's first fields. */
+  readonly base: object;
+  /** The manifest's `input` for an NHWC RGB 0..1 input (MediaPipe's). */
+  nhwcInput(t: ExportTensor, resize: object): object;
+}
+
+/**
+ * A layout recognised from a converted TFLite model's tensors (shapes and element types, not
+ * names: other builds of the same networks name their tensors differently) and, where shapes
+ * alone are ambiguous, from the value range the conversion check observed.
+ */
+export interface TfliteLayoutRecognizer<L extends { readonly kind: string }> {
+  /** How a refusal names the layout: "not <label>: <why>". */
+  readonly label: string;
+  /** The import's kind once recognised, and how `model import` prints it. */
+  readonly kind: string;
+  readonly title: string;
+  recognize(
+    inputs: readonly ExportTensor[],
+    outputs: readonly ExportTensor[],
+    ranges: ReadonlyMap<string, ObservedRange>,
+  ): L | string;
+  /** The manifest data of a model with this layout. */
+  manifest(layout: L, x: TfliteImport): object;
+}
+
+/** A semantic segmentation model as its TFLite metadata describes it (recognizeTfliteMetadata). */
+export interface MetadataSemanticLayout {
+  readonly kind: 'metadata-semantic';
+  readonly input: ExportTensor;
+  readonly width: number;
+  readonly height: number;
+  /** value = (pixel - mean[c]) / std[c], pixel in 0..255: NormalizationOptions per channel. */
+  readonly mean: readonly [number, number, number];
+  readonly std: readonly [number, number, number];
+  /** False when the metadata does not state RGB (then RGB is assumed and said). */
+  readonly rgbStated: boolean;
+  readonly output: ExportTensor;
+  /** Where the class axis is: last (NHWC, TFLite's own) or second. */
+  readonly outputLayout: 'NHWC' | 'NCHW';
+  readonly labels: readonly string[];
+  readonly labelsFile: string;
+}
+
+/** What `model import FILE.tflite` hands the family that reads semantic models by metadata. */
+export interface TfliteMetadataImport {
+  readonly base: object;
+  /** The metadata's name, version, author, licence and description, as one sentence ('' if none). */
+  readonly summary: string;
+  /** The metadata's name and description, to tell which network it is. */
+  readonly describedAs: string;
+}
+
 export interface ModelFamily {
   /** The manifest's `family` value. */
   readonly name: string;
@@ -111,4 +218,19 @@ export interface ModelFamily {
   readonly tasks: readonly ModelTask[];
   /** Its `outputs.format` values, in the order an error lists them. */
   readonly formats: readonly OutputFormat[];
+  /** Reads Ultralytics exports by their metadata (task, names), or refuses them naming `example`. */
+  readonly ultralytics?: {
+    readonly example: string;
+    derive(x: UltralyticsImport): ImportedManifest;
+  };
+  /** Its AI Hub layout: the output names a refusal lists, and how it recognises them. */
+  readonly aihub?: {
+    readonly outputs: string;
+    /** The manifest of a file with this layout; undefined when the outputs are not this family's. */
+    read(x: AihubImport): ImportedManifest | undefined;
+  };
+  /** Recognises its layout among a converted TFLite model's tensors. */
+  readonly tflite?: TfliteLayoutRecognizer<{ readonly kind: string }>;
+  /** The manifest of a semantic model that its TFLite metadata describes. */
+  fromTfliteMetadata?(layout: MetadataSemanticLayout, x: TfliteMetadataImport): ImportedManifest;
 }

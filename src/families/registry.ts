@@ -35,6 +35,16 @@ export const manifestOutputsSchema = z.discriminatedUnion(
 );
 export type ManifestOutputs = z.infer<typeof manifestOutputsSchema>;
 
+/** A layout a family's TFLite recognizer found (its `kind` tells which). */
+export type RecognisedTfliteLayout = Family extends infer F
+  ? F extends { readonly tflite: { recognize(...args: never[]): infer R } }
+    ? Exclude<R, string>
+    : never
+  : never;
+
+/** The import kinds the families' TFLite recognizers give a manifest. */
+export type TfliteFamilyKind = Extract<Family, { readonly tflite: unknown }>['tflite']['kind'];
+
 /** The family a manifest's `family` names (the parser has checked it is one). */
 export function modelFamily(name: string): ModelFamily {
   const f = MODEL_FAMILIES.find((x) => x.name === name);

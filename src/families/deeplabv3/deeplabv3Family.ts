@@ -1,4 +1,6 @@
 import type { ModelFamily } from '../modelFamily';
+import { readAihubArgmax } from './readAihubArgmax';
+import { readTfliteMetadataSemantic } from './readTfliteMetadataSemantic';
 import { SEMANTIC_ARGMAX_FORMAT } from './semanticArgmaxFormat';
 import { SEMANTIC_LOGITS_FORMAT } from './semanticLogitsFormat';
 
@@ -10,4 +12,6 @@ export const DEEPLABV3_FAMILY = {
   name: 'deeplabv3',
   tasks: ['semantic'],
   formats: [SEMANTIC_LOGITS_FORMAT, SEMANTIC_ARGMAX_FORMAT],
+  aihub: { outputs: 'mask', read: readAihubArgmax },
+  fromTfliteMetadata: readTfliteMetadataSemantic,
 } as const satisfies ModelFamily;

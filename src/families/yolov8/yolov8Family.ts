@@ -1,5 +1,7 @@
 import type { ModelFamily } from '../modelFamily';
 import { AIHUB_SPLIT_FORMAT } from './aihubSplitFormat';
+import { readAihubSplit } from './readAihubSplit';
+import { ULTRALYTICS_IMPORTER } from './readUltralyticsExport';
 import { ULTRALYTICS_END2END_FORMAT } from './ultralyticsEnd2endFormat';
 import { ULTRALYTICS_PACKED_FORMAT } from './ultralyticsPackedFormat';
 
@@ -11,4 +13,6 @@ export const YOLOV8_FAMILY = {
   name: 'yolov8',
   tasks: ['detect', 'pose', 'segment'],
   formats: [ULTRALYTICS_PACKED_FORMAT, ULTRALYTICS_END2END_FORMAT, AIHUB_SPLIT_FORMAT],
+  ultralytics: ULTRALYTICS_IMPORTER,
+  aihub: { outputs: 'boxes/scores/class_idx(/mask_coeffs/mask_protos)', read: readAihubSplit },
 } as const satisfies ModelFamily;
