@@ -26,8 +26,10 @@ stamp="$root/.cache/stamps/models"
 # bootstrap of a fresh checkout (test:jazzy's) quantize the models again.
 manifests=()
 for m in "$root"/models/*/*.manifest.json; do [[ "$m" == */models/mediapipe/* ]] || manifests+=("$m"); done
+# The model families (src/families/) decode what validation compares and say what it notes.
+mapfile -t families < <(find "$root/src/families" -name '*.ts' | sort)
 key="v3 $(cat "$tools"/*.py "${manifests[@]}" "$root"/src/quantize/*.ts \
-  "$root"/src/cli/modelQuantizeCommand.ts | sha256sum | cut -c1-16)"
+  "$root"/src/cli/modelQuantizeCommand.ts "${families[@]}" | sha256sum | cut -c1-16)"
 out="$root/models/yolov8-fall"
 ref="$root/.cache/reference/yolov8s-fall"
 hrnet="$root/models/hrnet"
