@@ -49,7 +49,8 @@ run_tests() {
     bash scripts/arm64/emulate.sh node \
     node_modules/mocha/bin/mocha.js --config .mocharc.json \
     "dist/test/unit/engine/**/*.test.js" "dist/test/integration/engine/**/*.test.js" \
-    "dist/test/unit/heads/**/*.test.js" "dist/test/arm64/**/*.arm64.js" 2>&1 | tee -a "$run_log"
+    "dist/test/unit/heads/**/*.test.js" "dist/test/unit/families/**/*.test.js" \
+    "dist/test/arm64/**/*.arm64.js" 2>&1 | tee -a "$run_log"
 }
 # The emulated Node dying or hanging before mocha's summary (in CI, once glibc's heap check
 # aborting it inside qemu-user, once every thread stuck on a futex) is not a test failing: the

@@ -28,10 +28,10 @@ export { type Frame, type FrameEncoding, type Roi } from './core/frame';
 export { EngineError, type EngineErrorCode } from './core/engineError';
 export { parseEngineOptions, type EngineOptions } from './engine/engineOptions';
 
-export { decodeYoloDetections } from './heads/decodeYoloDetections';
-export { decodeYoloPose } from './heads/decodeYoloPose';
-export { decodeYoloSegmentation } from './heads/decodeYoloSegmentation';
-export { decodeHrnetHeatmaps } from './heads/decodeHrnetHeatmaps';
+export { decodeYoloDetections } from './families/yolov8/decodeYoloDetections';
+export { decodeYoloPose } from './families/yolov8/decodeYoloPose';
+export { decodeYoloSegmentation } from './families/yolov8/decodeYoloSegmentation';
+export { decodeHrnetHeatmaps } from './families/hrnet/decodeHrnetHeatmaps';
 export { decodeDeeplab } from './heads/decodeDeeplab';
 export { buildInstanceIdImage } from './heads/buildInstanceIdImage';
 export { nonMaxSuppression } from './heads/nonMaxSuppression';

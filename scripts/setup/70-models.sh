@@ -28,8 +28,10 @@ stamp="$root/.cache/stamps/models"
 # checkout (npm test's after npm run demo's, test:jazzy's) quantize every model again.
 mapfile -t manifests < <(tracked_files 'models/*/*.manifest.json')
 [ "${#manifests[@]}" -gt 0 ] || die "models: no tracked models/*/*.manifest.json (is $root a git checkout?)"
+# The model families (src/families/) decode what validation compares and say what it notes.
+mapfile -t families < <(find "$root/src/families" -name '*.ts' | sort)
 key="v3 $(cat "$tools"/*.py "${manifests[@]}" "$root"/src/quantize/*.ts \
-  "$root"/src/cli/modelQuantizeCommand.ts | sha256sum | cut -c1-16)"
+  "$root"/src/cli/modelQuantizeCommand.ts "${families[@]}" | sha256sum | cut -c1-16)"
 out="$root/models/yolov8-fall"
 ref="$root/.cache/reference/yolov8s-fall"
 hrnet="$root/models/hrnet"

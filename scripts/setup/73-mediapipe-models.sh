@@ -35,9 +35,12 @@ models=(
 people="$root/.cache/photos-people"
 holdout="$root/.cache/photos-people-holdout"
 [ -d "$people" ] && [ -d "$holdout" ] || die "mediapipe models: $people missing: run scripts/setup/26-people.sh first"
+# The model families (src/families/) recognise the converted layouts and write their manifests.
+mapfile -t families < <(find "$root/src/families" -name '*.ts' | sort)
 key="v2 $(cat "$root/scripts/setup/mediapipe-files.txt" "$root/tools/models/convert_tflite.py" \
   "$root/tools/models/quantize_int8.py" "$root"/src/cli/tflite/*.ts "$root"/src/model/*Tflite*.ts \
-  "$root"/src/model/conversionCheck.ts "$root/src/tools/personCrops.ts" | sha256sum | cut -c1-16)"
+  "$root"/src/model/conversionCheck.ts "$root/src/tools/personCrops.ts" "${families[@]}" |
+  sha256sum | cut -c1-16)"
 complete=1
 for m in "${models[@]}"; do
   n="${m#* }"

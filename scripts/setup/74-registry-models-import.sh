@@ -27,9 +27,12 @@ models=(
   "yolo11n-seg.onnx yolo11n-seg"
   "deeplabv3.tflite deeplabv3-mobilenetv2-257"
 )
+# The model families (src/families/) recognise the files and write their manifests.
+mapfile -t families < <(find "$root/src/families" -name '*.ts' | sort)
 key="v1 $(cat "$root/scripts/setup/registry-models.txt" "$root/tools/models/convert_tflite.py" \
   "$root/tools/models/quantize_int8.py" "$root"/src/model/*.ts "$root"/src/cli/tflite/*.ts \
-  "$root/src/cli/modelImportCommand.ts" "$root"/src/quantize/*.ts | sha256sum | cut -c1-16)"
+  "$root/src/cli/modelImportCommand.ts" "$root"/src/quantize/*.ts "${families[@]}" |
+  sha256sum | cut -c1-16)"
 complete=1
 for m in "${models[@]}"; do
   n="${m#* }"

@@ -10,8 +10,9 @@ import type { CommandResult } from './cliErrors';
 export const MODEL_LIST_HELP = `usage: htp-perception model list [--json]
 
 Every model a node can name, from each folder of the model search path (HTP_PERCEPTION_MODEL_PATH,
-then the package's models/): its name, task, classes, whether its weights are trained, the files
-present (fp32, int8, HTP context binaries by SoC), the weights' licence and where they came from.
+then the package's models/): its name, task, model family, classes, whether its weights are
+trained, the files present (fp32, int8, HTP context binaries by SoC), the weights' licence and
+where they came from.
 A name found in two folders is listed once, from the folder a node would take it from. The node's
 default model is marked with '*'. Manifests that fail to load are listed with their error.
 
@@ -26,6 +27,8 @@ export interface ModelListEntry {
   readonly manifest: string;
   readonly isDefault: boolean;
   readonly task?: ModelManifest['task'];
+  /** The manifest's model family (src/families/): which decoder and importer read it. */
+  readonly family?: ModelManifest['family'];
   readonly classes?: number;
   readonly weights?: ModelManifest['weights'];
   /** Which of the manifest's files exist: fp32, int8 and `htp:<soc>` per context binary. */
@@ -67,6 +70,7 @@ export function listModels(env: NodeJS.ProcessEnv = process.env): ModelListEntry
           manifest: file,
           isDefault: name === def,
           task: m.task,
+          family: m.family,
           classes: m.classNames.length,
           weights: m.weights,
           files: present(m),
@@ -95,6 +99,7 @@ export function modelListCommand(o: { readonly json: boolean }): CommandResult {
   const rows = entries.map((e) => ({
     model: `${e.isDefault ? '*' : ' '}${e.name}`,
     task: e.task ?? '-',
+    family: e.family ?? '-',
     classes: e.classes ?? '-',
     weights: e.weights ?? 'broken',
     files: e.files?.join(',') ?? '-',

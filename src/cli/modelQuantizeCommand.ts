@@ -24,6 +24,7 @@ import { verifyModelChecksum } from '../pipeline/verifyModelChecksum';
 import { withModelSha256 } from './withModelSha256';
 import { reportRows } from '../quantize/validationReport';
 import { type CommandResult, UsageError } from './cliErrors';
+import { outputFormat } from '../families/registry';
 
 export const MODEL_QUANTIZE_HELP = `usage: htp-perception model quantize NAME --images DIR [--holdout DIR] [options]
        htp-perception model quantize NAME --topic T --frames N [--holdout DIR] [options]
@@ -324,12 +325,8 @@ function sameFile(a: string, b: string): boolean {
 
 function validationNotes(m: ModelManifest, r: AgreementReport): string[] {
   const notes = m.weights === 'untrained' ? [UNTRAINED_NOTE] : [];
-  if (m.outputs.format === 'heatmaps') {
-    notes.push(
-      'top-down pose: both precisions get the same box (the whole image), so the box rows are ' +
-        'equal by construction; the score is the mean heatmap peak, which is not bounded to 1',
-    );
-  }
+  const formatNote = outputFormat(m.outputs).validationNote;
+  if (formatNote !== undefined) notes.push(formatNote);
   if (r.detections && r.detections.fp32 === 0) {
     notes.push(
       'FP32 found nothing on the validation images, so the box metrics are untested: ' +

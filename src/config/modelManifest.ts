@@ -4,6 +4,19 @@ import { z } from 'zod';
 import { RETURNED_ELEMENT_TYPES } from '../core/elementType';
 import type { ElementType } from '../core/elementType';
 import { ConfigError, describeZodError } from '../core/configError';
+import {
+  manifestElementType,
+  manifestQuantization,
+  type TensorSpec,
+} from '../families/manifestParts';
+import { MODEL_TASKS } from '../families/modelFamily';
+import {
+  FAMILY_NAMES,
+  type ManifestOutputs,
+  manifestOutputsSchema,
+  modelFamily,
+  outputFormat,
+} from '../families/registry';
 import { findHtpSoc, HTP_SOC_NAMES } from './htpSocs';
 
 /**
@@ -11,28 +24,15 @@ import { findHtpSoc, HTP_SOC_NAMES } from './htpSocs';
  * and the heads must know about a network that the ONNX file itself does not say reliably
  * (pre-processing, meaning of each output, class and keypoint names, provenance).
  * JSON rather than YAML so that no parser dependency is needed; `loadModelManifest` reads it,
- * validates it and resolves the model file paths.
+ * validates it and resolves the model file paths. What `family` and `outputs` may be, and each
+ * output format's own rules, come from the model families (src/families/registry.ts).
  */
 
-const elementType = z.enum(RETURNED_ELEMENT_TYPES);
 export type { ElementType };
 /** Every element type a manifest can declare (those the engine returns). */
 export const MANIFEST_ELEMENT_TYPES: readonly ElementType[] = RETURNED_ELEMENT_TYPES;
-
-/** Affine quantization, real = (q - zeroPoint) * scale; same shape as heads' Quantization. */
-const quantization = z.strictObject({
-  scale: z.number().positive(),
-  zeroPoint: z.number().int(),
-});
-
-/** One tensor of the model. Dims use -1 for a dimension the model leaves dynamic. */
-const tensorSpec = z.strictObject({
-  name: z.string().min(1),
-  dims: z.array(z.number().int().min(-1)).min(1),
-  dtype: elementType,
-  quantization: quantization.optional(),
-});
-export type TensorSpec = z.infer<typeof tensorSpec>;
+export type { TensorSpec };
+export type { ManifestOutputs };
 
 const resize = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('letterbox'), padValue: z.number().int().min(0).max(255) }),
@@ -45,7 +45,7 @@ const input = z.strictObject({
   height: z.number().int().positive(),
   layout: z.enum(['NCHW', 'NHWC']),
   colorOrder: z.enum(['rgb', 'bgr']),
-  dtype: elementType,
+  dtype: manifestElementType,
   /** value fed = (pixel * scale - mean[c]) / std[c]; for quantized inputs before quantizing. */
   normalization: z.strictObject({
     scale: z.number().positive(),
@@ -53,114 +53,8 @@ const input = z.strictObject({
     std: z.tuple([z.number().positive(), z.number().positive(), z.number().positive()]),
   }),
   resize,
-  quantization: quantization.optional(),
+  quantization: manifestQuantization.optional(),
 });
-
-/** Where box coordinates of a detector output are expressed. */
-const boxEncoding = z.strictObject({
-  format: z.enum(['cxcywh', 'xyxy']),
-  units: z.enum(['input-pixels', 'normalized']),
-});
-
-/**
- * Ultralytics export: one tensor [1, 4 + C (+ 32 mask coeffs) (+ K*3 keypoints), N]
- * ("channels-first", as exported to ONNX) or its transpose [1, N, ...] ("anchors-first", as
- * some TFLite exports are). Segmentation adds the prototypes tensor.
- */
-const ultralyticsPacked = z.strictObject({
-  format: z.literal('ultralytics-packed'),
-  predictions: tensorSpec.extend({ layout: z.enum(['channels-first', 'anchors-first']) }),
-  boxes: boxEncoding,
-  /** Class scores are probabilities already (sigmoid inside the graph) in Ultralytics exports. */
-  scoresActivated: z.boolean(),
-  maskCoefficients: z.number().int().positive().optional(),
-  protos: tensorSpec.extend({ layout: z.enum(['NCHW', 'NHWC']) }).optional(),
-});
-
-/**
- * Ultralytics end-to-end export (`nms=True` exports; YOLOv10 and YOLO26 by default): NMS already
- * ran inside the graph. One tensor [1, N, 6 (+ M mask coefficients) (+ K*3 keypoints)] of rows
- * x1, y1, x2, y2, score, class id (a float), then the row's extra values, N being the export's
- * max_det (300); rows past the last detection are all zero. The graph has also applied its own
- * score threshold (the export's `conf`, 0.25 unless set): nothing below it ever arrives.
- * Segmentation adds the prototypes tensor, as in the packed layout.
- */
-const ultralyticsEnd2end = z.strictObject({
-  format: z.literal('ultralytics-end2end'),
-  predictions: tensorSpec,
-  boxes: boxEncoding.extend({ format: z.literal('xyxy') }),
-  maskCoefficients: z.number().int().positive().optional(),
-  protos: tensorSpec.extend({ layout: z.enum(['NCHW', 'NHWC']) }).optional(),
-});
-
-/** Qualcomm AI Hub export: separate boxes / scores / class_idx (+ mask_coeffs / mask_protos). */
-const aihubSplit = z.strictObject({
-  format: z.literal('aihub-split'),
-  boxesTensor: tensorSpec,
-  boxes: boxEncoding,
-  scores: tensorSpec,
-  classIdx: tensorSpec,
-  maskCoeffs: tensorSpec.optional(),
-  maskProtos: tensorSpec.extend({ layout: z.enum(['NCHW', 'NHWC']) }).optional(),
-});
-
-const heatmaps = z.strictObject({
-  format: z.literal('heatmaps'),
-  heatmaps: tensorSpec.extend({ layout: z.enum(['NCHW', 'NHWC']) }),
-});
-
-const semanticLogits = z.strictObject({
-  format: z.literal('semantic-logits'),
-  logits: tensorSpec.extend({ layout: z.enum(['NCHW', 'NHWC']) }),
-});
-
-const semanticArgmax = z.strictObject({
-  format: z.literal('semantic-argmax'),
-  /** [1, H, W] class index per pixel: the argmax is inside the model. */
-  mask: tensorSpec,
-});
-
-const tensorLayout = z.enum(['NCHW', 'NHWC']);
-
-/**
- * MediaPipe BlazePose GHUM landmark model (pose_landmark_lite / _full / _heavy), one person per
- * crop. `landmarks` [1, L*5]: per landmark x, y in input pixels, z on the same scale (relative to
- * the hips' midpoint, smaller is nearer the camera), then visibility and presence as logits (a
- * sigmoid makes them probabilities); the first keypoints.names.length are the body, the others
- * auxiliary (MediaPipe aligns its next crop with them). `personScore` [1, 1]: probability that the
- * crop holds a person (the sigmoid is inside the model). Also, when the file has them:
- * `segmentation` person logits at input size, `heatmaps` one per landmark at a quarter of the input
- * size, `worldLandmarks` [1, L*3] in metres with the hips' midpoint as origin.
- */
-const blazeposeLandmarks = z.strictObject({
-  format: z.literal('blazepose-landmarks'),
-  landmarks: tensorSpec,
-  personScore: tensorSpec,
-  segmentation: tensorSpec.extend({ layout: tensorLayout }).optional(),
-  heatmaps: tensorSpec.extend({ layout: tensorLayout }).optional(),
-  worldLandmarks: tensorSpec.optional(),
-});
-
-/**
- * One channel per pixel holding the probability (sigmoid inside the model) of classNames[1]; the
- * background's is 1 - p (MediaPipe selfie segmentation: background, person).
- */
-const semanticProbability = z.strictObject({
-  format: z.literal('semantic-probability'),
-  probability: tensorSpec.extend({ layout: tensorLayout }),
-});
-
-const outputs = z.discriminatedUnion('format', [
-  ultralyticsPacked,
-  ultralyticsEnd2end,
-  aihubSplit,
-  heatmaps,
-  semanticLogits,
-  semanticArgmax,
-  blazeposeLandmarks,
-  semanticProbability,
-]);
-export type ManifestOutputs = z.infer<typeof outputs>;
 
 const keypoints = z.strictObject({
   names: z.array(z.string().min(1)).min(1),
@@ -213,12 +107,12 @@ const files = z.strictObject({
 const manifestObject = z.strictObject({
   schemaVersion: z.literal(1),
   name: z.string().min(1),
-  task: z.enum(['detect', 'pose', 'segment', 'semantic']),
-  family: z.enum(['yolov8', 'hrnet', 'deeplabv3', 'blazepose', 'selfie-segmentation']),
+  task: z.enum(MODEL_TASKS),
+  family: z.enum(FAMILY_NAMES),
   weights: z.enum(['pretrained', 'untrained']),
   files,
   input,
-  outputs,
+  outputs: manifestOutputsSchema,
   classNames: z.array(z.string().min(1)).min(1),
   keypoints: keypoints.optional(),
   provenance,
@@ -252,100 +146,22 @@ function checkHtpContexts(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
   });
 }
 
-/** Element count of a tensor, undefined while a dimension is dynamic. */
-function fixedSize(dims: readonly number[]): number | undefined {
-  return dims.some((d) => d < 0) ? undefined : dims.reduce((a, b) => a * b, 1);
-}
-
-/** BlazePose: 5 values per landmark, at least the named ones; heatmaps and world landmarks agree. */
-function checkBlazepose(
-  o: z.infer<typeof blazeposeLandmarks>,
-  m: z.infer<typeof manifestObject>,
-  ctx: Ctx,
-): void {
-  const size = fixedSize(o.landmarks.dims);
-  if (size === undefined || size % 5 !== 0) {
-    issue(ctx, ['outputs', 'landmarks', 'dims'], 'expected a fixed size of 5 values per landmark');
-    return;
-  }
-  const landmarks = size / 5;
-  const named = m.keypoints?.names.length ?? 0;
-  if (named > landmarks) {
-    issue(
-      ctx,
-      ['keypoints', 'names'],
-      `${named} keypoints but the model has ${landmarks} landmarks`,
-    );
-  }
-  if (fixedSize(o.personScore.dims) !== 1)
-    issue(ctx, ['outputs', 'personScore', 'dims'], 'expected one value');
-  if (o.heatmaps !== undefined) {
-    const d = o.heatmaps.dims;
-    const k = o.heatmaps.layout === 'NCHW' ? d[1] : d[3];
-    if (d.length !== 4 || k !== landmarks)
-      issue(ctx, ['outputs', 'heatmaps', 'dims'], `expected rank 4 with ${landmarks} heatmaps`);
-  }
-  if (o.worldLandmarks !== undefined && fixedSize(o.worldLandmarks.dims) !== landmarks * 3) {
-    issue(ctx, ['outputs', 'worldLandmarks', 'dims'], `expected ${landmarks} x 3 values`);
-  }
-}
-
-/** End-to-end rows: 6 values, then the mask coefficients (segment) or keypoints (pose). */
-function checkEnd2end(
-  o: z.infer<typeof ultralyticsEnd2end>,
-  m: z.infer<typeof manifestObject>,
-  ctx: Ctx,
-): void {
-  const seg = m.task === 'segment';
-  if (seg && (o.protos === undefined || o.maskCoefficients === undefined)) {
-    issue(ctx, ['outputs', 'protos'], 'segment models need protos and maskCoefficients');
-  }
-  if (!seg && (o.protos !== undefined || o.maskCoefficients !== undefined)) {
-    issue(ctx, ['outputs', 'protos'], `task ${m.task} must not declare mask prototypes`);
-  }
-  const expected =
-    6 +
-    (seg ? (o.maskCoefficients ?? 0) : 0) +
-    (m.task === 'pose' ? (m.keypoints?.names.length ?? 0) * 3 : 0);
-  const d = o.predictions.dims;
-  if (d.length !== 3) {
-    issue(ctx, ['outputs', 'predictions', 'dims'], `expected rank 3, got ${d.length}`);
-  } else if (d[2] !== expected && d[2] !== -1) {
-    issue(
-      ctx,
-      ['outputs', 'predictions', 'dims'],
-      `rows of ${String(d[2])} values but x1, y1, x2, y2, score, class + coefficients/keypoints make ${expected}`,
-    );
-  }
-}
-
 /** Rules that tie task, family and output format together, so heads can trust the manifest. */
 function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
   checkHtpContexts(m, ctx);
   if (m.files.sha256?.int8 !== undefined && m.files.int8 === undefined)
     issue(ctx, ['files', 'sha256', 'int8'], 'a checksum for files.int8, which the manifest lacks');
   const fmt = m.outputs.format;
-  const allowed: Record<typeof m.family, readonly string[]> = {
-    yolov8: ['ultralytics-packed', 'ultralytics-end2end', 'aihub-split'],
-    hrnet: ['heatmaps'],
-    deeplabv3: ['semantic-logits', 'semantic-argmax'],
-    blazepose: ['blazepose-landmarks'],
-    'selfie-segmentation': ['semantic-probability'],
-  };
-  if (!allowed[m.family].includes(fmt)) {
+  const family = modelFamily(m.family);
+  const allowed = family.formats.map((f) => f.format);
+  if (!allowed.includes(fmt)) {
     issue(
       ctx,
       ['outputs', 'format'],
-      `family ${m.family} needs one of ${allowed[m.family].join(', ')}, got ${fmt}`,
+      `family ${m.family} needs one of ${allowed.join(', ')}, got ${fmt}`,
     );
   }
-  const taskFamily: Record<typeof m.task, readonly string[]> = {
-    detect: ['yolov8'],
-    pose: ['yolov8', 'hrnet', 'blazepose'],
-    segment: ['yolov8'],
-    semantic: ['deeplabv3', 'selfie-segmentation'],
-  };
-  if (!taskFamily[m.task].includes(m.family)) {
+  if (!family.tasks.includes(m.task)) {
     issue(ctx, ['task'], `task ${m.task} is not served by family ${m.family}`);
   }
   if (m.task === 'pose' && m.keypoints === undefined) {
@@ -365,83 +181,8 @@ function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
       `a ${m.input.dtype} input needs its scale and zero point`,
     );
   }
-  const o = m.outputs;
-  if (o.format === 'ultralytics-packed') {
-    const seg = m.task === 'segment';
-    if (seg && (o.protos === undefined || o.maskCoefficients === undefined)) {
-      issue(ctx, ['outputs', 'protos'], 'segment models need protos and maskCoefficients');
-    }
-    if (!seg && (o.protos !== undefined || o.maskCoefficients !== undefined)) {
-      issue(ctx, ['outputs', 'protos'], `task ${m.task} must not declare mask prototypes`);
-    }
-    const nc = m.task === 'pose' ? 1 : m.classNames.length;
-    const expected =
-      4 +
-      nc +
-      (seg ? (o.maskCoefficients ?? 0) : 0) +
-      (m.task === 'pose' ? (m.keypoints?.names.length ?? 0) * 3 : 0);
-    const d = o.predictions.dims;
-    const channels = o.predictions.layout === 'channels-first' ? d[1] : d[2];
-    if (d.length !== 3) {
-      issue(ctx, ['outputs', 'predictions', 'dims'], `expected rank 3, got ${d.length}`);
-    } else if (channels !== expected && channels !== -1) {
-      issue(
-        ctx,
-        ['outputs', 'predictions', 'dims'],
-        `${o.predictions.layout} channel dim is ${channels} but 4 box + classes/keypoints/coefficients make ${expected}`,
-      );
-    }
-  }
-  if (o.format === 'ultralytics-end2end') checkEnd2end(o, m, ctx);
-  if (
-    o.format === 'aihub-split' &&
-    m.task === 'segment' &&
-    (o.maskCoeffs === undefined || o.maskProtos === undefined)
-  ) {
-    issue(ctx, ['outputs', 'maskProtos'], 'segment models need maskCoeffs and maskProtos');
-  }
-  if (o.format === 'heatmaps' && m.keypoints !== undefined) {
-    const d = o.heatmaps.dims;
-    const k = o.heatmaps.layout === 'NCHW' ? d[1] : d[3];
-    if (d.length !== 4)
-      issue(ctx, ['outputs', 'heatmaps', 'dims'], `expected rank 4, got ${d.length}`);
-    else if (k !== m.keypoints.names.length) {
-      issue(
-        ctx,
-        ['outputs', 'heatmaps', 'dims'],
-        `${k} heatmaps for ${m.keypoints.names.length} keypoints`,
-      );
-    }
-  }
-  if (o.format === 'blazepose-landmarks') checkBlazepose(o, m, ctx);
-  if (o.format === 'semantic-probability') {
-    const d = o.probability.dims;
-    const c = o.probability.layout === 'NCHW' ? d[1] : d[3];
-    if (d.length !== 4)
-      issue(ctx, ['outputs', 'probability', 'dims'], `expected rank 4, got ${d.length}`);
-    else if (c !== 1)
-      issue(ctx, ['outputs', 'probability', 'dims'], `${c} channels, one probability expected`);
-    if (m.classNames.length !== 2) {
-      issue(
-        ctx,
-        ['classNames'],
-        `a probability map has two classes (background, then the one it scores), got ${m.classNames.length}`,
-      );
-    }
-  }
-  if (o.format === 'semantic-logits') {
-    const d = o.logits.dims;
-    const c = o.logits.layout === 'NCHW' ? d[1] : d[3];
-    if (d.length !== 4)
-      issue(ctx, ['outputs', 'logits', 'dims'], `expected rank 4, got ${d.length}`);
-    else if (c !== m.classNames.length) {
-      issue(
-        ctx,
-        ['outputs', 'logits', 'dims'],
-        `${c} logit channels for ${m.classNames.length} classes`,
-      );
-    }
-  }
+  // The format's own rules: by the format, whichever family the manifest names.
+  outputFormat(m.outputs).check?.(m.outputs, m, (field, message) => issue(ctx, field, message));
 }
 
 export const modelManifestSchema = manifestObject.superRefine(checkConsistency);
@@ -512,46 +253,6 @@ export function declaredInputs(
 export function declaredOutputs(
   m: z.infer<typeof manifestObject>,
 ): { field: string; spec: TensorSpec }[] {
-  const o = m.outputs;
-  const list: { field: string; spec: TensorSpec | undefined }[] = [];
-  switch (o.format) {
-    case 'ultralytics-packed':
-    case 'ultralytics-end2end':
-      list.push(
-        { field: 'outputs.predictions', spec: o.predictions },
-        { field: 'outputs.protos', spec: o.protos },
-      );
-      break;
-    case 'aihub-split':
-      list.push(
-        { field: 'outputs.boxesTensor', spec: o.boxesTensor },
-        { field: 'outputs.scores', spec: o.scores },
-        { field: 'outputs.classIdx', spec: o.classIdx },
-        { field: 'outputs.maskCoeffs', spec: o.maskCoeffs },
-        { field: 'outputs.maskProtos', spec: o.maskProtos },
-      );
-      break;
-    case 'heatmaps':
-      list.push({ field: 'outputs.heatmaps', spec: o.heatmaps });
-      break;
-    case 'semantic-logits':
-      list.push({ field: 'outputs.logits', spec: o.logits });
-      break;
-    case 'semantic-argmax':
-      list.push({ field: 'outputs.mask', spec: o.mask });
-      break;
-    case 'blazepose-landmarks':
-      list.push(
-        { field: 'outputs.landmarks', spec: o.landmarks },
-        { field: 'outputs.personScore', spec: o.personScore },
-        { field: 'outputs.segmentation', spec: o.segmentation },
-        { field: 'outputs.heatmaps', spec: o.heatmaps },
-        { field: 'outputs.worldLandmarks', spec: o.worldLandmarks },
-      );
-      break;
-    case 'semantic-probability':
-      list.push({ field: 'outputs.probability', spec: o.probability });
-      break;
-  }
+  const list = outputFormat(m.outputs).tensors(m.outputs);
   return list.filter((e): e is { field: string; spec: TensorSpec } => e.spec !== undefined);
 }

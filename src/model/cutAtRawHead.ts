@@ -15,9 +15,11 @@ import { bufferSource } from './byteSource';
 import { fieldSpans, type FieldSpan, lengthDelimited } from './protoSpans';
 import { Cursor, OnnxFormatError } from './readOnnxModel';
 import { metadataPropsBytes } from './onnxWriter';
+import { RAW_HEAD_METADATA_KEY } from '../families/yolov8/readUltralyticsExport';
 
-/** The metadata key a cut file carries: which tensor it ends at, and what was removed. */
-export const RAW_HEAD_METADATA_KEY = 'htp_perception_raw_head';
+// The metadata key a cut file carries (which tensor it ends at, and what was removed) is read by
+// the YOLO family's importer, which names it in the manifest's notes.
+export { RAW_HEAD_METADATA_KEY };
 
 /** What the removed NMS did, read from its constants (undefined where not a float scalar). */
 export interface EmbeddedNms {

@@ -8,22 +8,18 @@
  */
 import * as path from 'node:path';
 import { checkManifestAgainstModel } from '../config/checkManifestAgainstModel';
+import { type ExportTensor, specOf } from '../families/exportTensor';
+import { UNIT_NORMALIZATION } from '../families/manifestParts';
+import { FAMILY_NAMES, MODEL_FAMILIES, type TfliteFamilyKind } from '../families/registry';
 import {
   type ModelManifest,
   type ModelManifestData,
   parseModelManifest,
 } from '../config/modelManifest';
-import { BLAZEPOSE_KEYPOINT_NAMES, BLAZEPOSE_SKELETON } from '../heads/blazeposeKeypoints';
-import {
-  deriveManifest,
-  ImportRefusedError,
-  introspectedFromOnnx,
-  specOf,
-  UNIT_NORMALIZATION,
-} from './deriveManifest';
-import type { OnnxModelInfo, OnnxValueInfo } from './readOnnxModel';
-import { type ObservedRange, recognizeTfliteLayout } from './recognizeTfliteLayout';
-import { type MetadataSemanticLayout, recognizeTfliteMetadata } from './recognizeTfliteMetadata';
+import { deriveManifest, ImportRefusedError, introspectedFromOnnx } from './deriveManifest';
+import type { OnnxModelInfo } from './readOnnxModel';
+import { matchTfliteLayout, type ObservedRange } from './recognizeTfliteLayout';
+import { recognizeTfliteMetadata } from './recognizeTfliteMetadata';
 import {
   type TfliteModelInfo,
   TfliteFormatError,
@@ -52,8 +48,8 @@ export interface TfliteManifestRequest {
   readonly tflite?: TfliteModelInfo;
 }
 
-export type TfliteLayoutKind =
-  'mediapipe-blazepose' | 'mediapipe-selfie' | 'tflite-metadata-semantic' | 'aihub';
+/** A family's layout by tensors (MediaPipe's), a semantic model by metadata, an AI Hub layout. */
+export type TfliteLayoutKind = TfliteFamilyKind | 'tflite-metadata-semantic' | 'aihub';
 
 export type TfliteManifest =
   | {
@@ -72,17 +68,8 @@ export type TfliteManifest =
       readonly reasons: readonly string[];
     };
 
-const BLAZEPOSE_NOTES =
-  'MediaPipe BlazePose GHUM landmark model, one person per crop. MediaPipe feeds it the person ' +
-  'region scaled into the square input keeping the aspect ratio, RGB 0..1; landmark visibility and ' +
-  'presence are logits (MediaPipe applies a sigmoid), the person score is a probability ' +
-  '(MediaPipe thresholds it at 0.5), the segmentation output is logits; landmarks 33 and 34 are ' +
-  "MediaPipe's auxiliary points for aligning the next crop (mediapipe/modules/pose_landmark).";
-
-const SELFIE_NOTES =
-  'MediaPipe selfie segmentation: the whole image stretched to the input (no aspect kept), RGB 0..1; ' +
-  'the output is the person probability per pixel, the sigmoid inside the model ' +
-  '(mediapipe/modules/selfie_segmentation).';
+/** The output formats a draft offers: every family's. */
+const DRAFT_FORMATS = MODEL_FAMILIES.flatMap((f) => f.formats.map((o) => o.format));
 
 function base(req: TfliteManifestRequest) {
   return {
@@ -94,7 +81,7 @@ function base(req: TfliteManifestRequest) {
   };
 }
 
-function nhwcInput(t: OnnxValueInfo, resize: object) {
+function nhwcInput(t: ExportTensor, resize: object) {
   const d = t.dims;
   return {
     name: t.name,
@@ -185,7 +172,7 @@ function draftFor(req: TfliteManifestRequest, reasons: readonly string[]): Tflit
   const draft = {
     ...base(req),
     task: '<detect | pose | segment | semantic>',
-    family: '<yolov8 | hrnet | deeplabv3 | blazepose | selfie-segmentation>',
+    family: `<${FAMILY_NAMES.join(' | ')}>`,
     input: {
       name: t?.name ?? '<input>',
       width: nhwc ? d[2] : d[3],
@@ -197,8 +184,7 @@ function draftFor(req: TfliteManifestRequest, reasons: readonly string[]): Tflit
       resize: { mode: 'stretch' },
     },
     outputs: {
-      format:
-        '<ultralytics-packed | aihub-split | heatmaps | semantic-logits | semantic-argmax | blazepose-landmarks | semantic-probability>',
+      format: `<${DRAFT_FORMATS.join(' | ')}>`,
       '<the model outputs, to place under the format fields (docs/models.md, Manifest API)>':
         req.info.outputs.map(specOf),
     },
@@ -217,60 +203,38 @@ function draftFor(req: TfliteManifestRequest, reasons: readonly string[]): Tflit
  */
 export function deriveTfliteManifest(req: TfliteManifestRequest): TfliteManifest {
   const { info } = req;
-  const layout = recognizeTfliteLayout(info.inputs, info.outputs, req.ranges);
+  const match = matchTfliteLayout(info.inputs, info.outputs, req.ranges);
   const byShapes =
     req.provenance.registry === 'user'
       ? [
           'recognised by its tensor shapes, not by a known file: edit the manifest if this is another network',
         ]
       : [];
-  if (layout.kind === 'blazepose-landmarks') {
-    const data = {
-      ...base(req),
-      task: 'pose',
-      family: 'blazepose',
-      input: nhwcInput(layout.input, { mode: 'letterbox', padValue: 0 }),
-      outputs: {
-        format: 'blazepose-landmarks',
-        landmarks: specOf(layout.landmarks),
-        personScore: specOf(layout.personScore),
-        segmentation: { ...specOf(layout.segmentation), layout: 'NHWC' },
-        heatmaps: { ...specOf(layout.heatmaps), layout: 'NHWC' },
-        worldLandmarks: specOf(layout.worldLandmarks),
-      },
-      classNames: ['person'],
-      keypoints: {
-        names: [...BLAZEPOSE_KEYPOINT_NAMES],
-        skeleton: BLAZEPOSE_SKELETON.map(([a, b]) => [a, b]),
-      },
-      notes: BLAZEPOSE_NOTES,
-    };
-    return { kind: 'mediapipe-blazepose', manifest: checked(req, data), assumptions: byShapes };
+  if ('layout' in match) {
+    const data = match.recognizer.manifest(match.layout, { base: base(req), nhwcInput });
+    return { kind: match.kind, manifest: checked(req, data), assumptions: byShapes };
   }
-  if (layout.kind === 'selfie-segmentation') {
-    const data = {
-      ...base(req),
-      task: 'semantic',
-      family: 'selfie-segmentation',
-      input: nhwcInput(layout.input, { mode: 'stretch' }),
-      outputs: {
-        format: 'semantic-probability',
-        probability: { ...specOf(layout.probability), layout: 'NHWC' },
-      },
-      classNames: ['background', 'person'],
-      notes: SELFIE_NOTES,
-    };
-    return { kind: 'mediapipe-selfie', manifest: checked(req, data), assumptions: byShapes };
-  }
+  const bySemantics = MODEL_FAMILIES.find((f) => 'fromTfliteMetadata' in f);
   const fromMetadata =
     req.tflite === undefined
       ? 'the file has no TFLite metadata'
-      : recognizeTfliteMetadata(req.tflite, info.inputs, info.outputs);
-  if (typeof fromMetadata !== 'string') {
-    const { data, assumptions } = metadataSemantic(req, fromMetadata);
-    return { kind: 'tflite-metadata-semantic', manifest: checked(req, data), assumptions };
+      : bySemantics === undefined || !('fromTfliteMetadata' in bySemantics)
+        ? 'no model family reads semantic models by their metadata'
+        : recognizeTfliteMetadata(req.tflite, info.inputs, info.outputs);
+  if (typeof fromMetadata !== 'string' && bySemantics && 'fromTfliteMetadata' in bySemantics) {
+    const md = req.tflite?.metadata;
+    const { data, assumptions } = bySemantics.fromTfliteMetadata(fromMetadata, {
+      base: base(req),
+      summary: metadataSummary(req.tflite),
+      describedAs: `${md?.name ?? ''} ${md?.description ?? ''}`,
+    });
+    return {
+      kind: 'tflite-metadata-semantic',
+      manifest: checked(req, data),
+      assumptions: [...assumptions],
+    };
   }
-  const reasons = [...layout.reasons, `not semantic segmentation by its metadata: ${fromMetadata}`];
+  const reasons = [...match.reasons, `not semantic segmentation by its metadata: ${fromMetadata}`];
   try {
     // AI Hub TFLite assets keep their tensor names (image, boxes, ...) through the conversion.
     const derived = deriveManifest(req.onnxFile, info, { allowAihub: true, name: req.name });
@@ -294,53 +258,6 @@ function metadataSummary(tflite: TfliteModelInfo | undefined): string {
     md.description === '' ? '' : `description "${tfliteMetadataText(md.description, 300)}"`,
   ].filter((p) => p !== '');
   return parts.length === 0 ? '' : `TFLite metadata: ${parts.join(', ')}.`;
-}
-
-/**
- * The manifest of a semantic model described by its metadata. The normalization is kept in the
- * metadata's units (pixel 0..255, scale 1), so the manifest shows the file's own numbers. The whole
- * image is stretched to the input, as TensorFlow Lite's image segmenter feeds it; each pixel's
- * class is the argmax over its scores (DeepLab's head), whether they are logits or probabilities.
- */
-function metadataSemantic(
-  req: TfliteManifestRequest,
-  l: MetadataSemanticLayout,
-): { data: object; assumptions: string[] } {
-  const md = req.tflite?.metadata;
-  const assumptions: string[] = [];
-  if (!l.rgbStated) assumptions.push("colour order RGB (the input's metadata does not state it)");
-  if (!/deeplab/i.test(`${md?.name ?? ''} ${md?.description ?? ''}`)) {
-    assumptions.push(
-      'family deeplabv3 names the head (per-pixel argmax over the class scores), not this network',
-    );
-  }
-  const data = {
-    ...base(req),
-    task: 'semantic',
-    family: 'deeplabv3',
-    input: {
-      name: l.input.name,
-      width: l.width,
-      height: l.height,
-      layout: 'NHWC',
-      colorOrder: 'rgb',
-      dtype: 'float32',
-      normalization: { scale: 1, mean: [...l.mean], std: [...l.std] },
-      resize: { mode: 'stretch' },
-    },
-    outputs: {
-      format: 'semantic-logits',
-      logits: { ...specOf(l.output), layout: l.outputLayout },
-    },
-    classNames: [...l.labels],
-    notes: [
-      `Semantic segmentation as the file's TFLite metadata describes it: labels from its packed ${l.labelsFile}, input value = (pixel - mean) / std with the metadata's NormalizationOptions, the whole image stretched to the input (as TensorFlow Lite's image segmenter feeds it); each pixel's class is the argmax over the output's ${l.labels.length} class scores.`,
-      metadataSummary(req.tflite),
-    ]
-      .filter((n) => n !== '')
-      .join(' '),
-  };
-  return { data, assumptions };
 }
 
 /** The reason part of deriveManifest's refusal, without the file name and I/O list. */

@@ -5,6 +5,7 @@
  * converted ONNX model's tensors must agree with the TFLite file's (tf2onnx keeps names, shapes
  * and the NHWC layout).
  */
+import type { MetadataSemanticLayout } from '../families/modelFamily';
 import type { OnnxValueInfo } from './readOnnxModel';
 import {
   type TfliteModelInfo,
@@ -16,22 +17,7 @@ import {
 /** mono8 label images: the class index of a pixel must fit in a byte. */
 export const MAX_SEMANTIC_CLASSES = 256;
 
-export interface MetadataSemanticLayout {
-  readonly kind: 'metadata-semantic';
-  readonly input: OnnxValueInfo;
-  readonly width: number;
-  readonly height: number;
-  /** value = (pixel - mean[c]) / std[c], pixel in 0..255: NormalizationOptions per channel. */
-  readonly mean: readonly [number, number, number];
-  readonly std: readonly [number, number, number];
-  /** False when the metadata does not state RGB (then RGB is assumed and said). */
-  readonly rgbStated: boolean;
-  readonly output: OnnxValueInfo;
-  /** Where the class axis is: last (NHWC, TFLite's own) or second. */
-  readonly outputLayout: 'NHWC' | 'NCHW';
-  readonly labels: readonly string[];
-  readonly labelsFile: string;
-}
+export type { MetadataSemanticLayout };
 
 function fixedDims(t: OnnxValueInfo): number[] | undefined {
   return t.dims.every((d): d is number => typeof d === 'number' && d > 0) ? [...t.dims] : undefined;

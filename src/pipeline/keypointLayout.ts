@@ -1,7 +1,7 @@
 import type { ModelManifest } from '../config/modelManifest';
 import type { KeypointSet } from '../config/keypointSets';
 import type { Skeleton } from '../core/pipelineResult';
-import { BLAZEPOSE_KEYPOINT_NAMES } from '../heads/blazeposeKeypoints';
+import { BLAZEPOSE_KEYPOINT_NAMES } from '../families/blazepose/blazeposeKeypoints';
 import { COCO17, COCO_KEYPOINT_NAMES } from '../heads/cocoKeypoints';
 
 /** The keypoints a pose pipeline publishes: their skeleton, and which model outputs they are. */

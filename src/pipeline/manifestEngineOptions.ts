@@ -1,6 +1,7 @@
 import type { EngineOptionsInput } from '../engine/engineOptions';
 import type { ModelManifest } from '../config/modelManifest';
 import { ConfigError } from '../core/configError';
+import { outputFormat } from '../families/registry';
 import { selectHtpContext } from './selectHtpContext';
 
 import type { Precision, RuntimeChoices } from './runtimeChoices';
@@ -10,20 +11,6 @@ export function modelFileFor(m: ModelManifest, precision: Precision): string {
   const file = precision === 'int8' ? m.modelPaths.int8 : m.modelPaths.fp32;
   if (!file) throw new ConfigError(`${m.name}: the manifest lists no ${precision} model file`);
   return file;
-}
-
-/**
- * HRNet's float heatmaps: their joints' peaks are found on the engine's worker, beside the values
- * it just wrote, instead of by the head on the main thread (NHWC heatmaps, the compiled AI Hub
- * layout, cost the head 0.54 ms per frame of five people in TypeScript). Integer heatmaps stay
- * with the head, which knows their quantization.
- */
-function peaksOutput(m: ModelManifest): EngineOptionsInput['outputPeaks'] {
-  const o = m.outputs;
-  if (o.format !== 'heatmaps') return undefined;
-  const h = o.heatmaps;
-  if (h.dtype !== 'float32' && h.dtype !== 'float16') return undefined;
-  return { output: h.name, layout: h.layout };
 }
 
 /**
@@ -39,7 +26,8 @@ export function manifestEngineOptions(
   const n = m.input.normalization;
   const resize = m.input.resize;
   const context = selectHtpContext(m, choices);
-  const peaks = peaksOutput(m);
+  // Peaks found on the engine's worker, for the formats whose decoder takes them (HRNet's).
+  const peaks = outputFormat(m.outputs).outputPeaks?.(m.outputs);
   const htp = context ? { ...choices.htp, context_cache: context.path } : choices.htp;
   return {
     model: modelFileFor(m, choices.precision),

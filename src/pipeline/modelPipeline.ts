@@ -2,22 +2,15 @@ import { performance } from 'node:perf_hooks';
 import { checkManifestAgainstModel, IntrospectedTensor } from '../config/checkManifestAgainstModel';
 import { ModelManifest, requireModelFiles } from '../config/modelManifest';
 import { resolveModelManifest } from '../model/resolveModelManifest';
-import { ConfigError } from '../core/configError';
 import { EngineSession, ProviderReport, RunTimings, TensorInfo } from '../engine/engineSession';
 import { nativeOutputKernels } from '../engine/outputKernels';
 import type { OutputKernels } from '../core/outputKernels';
 import { Frame, Roi } from '../core/frame';
-import type { Tensor } from '../core/tensor';
 import type { Box, PersonPose } from '../core/headResults';
-import { decodeYoloDetections } from '../heads/decodeYoloDetections';
-import { decodeYoloPose } from '../heads/decodeYoloPose';
-import { decodeYoloSegmentation } from '../heads/decodeYoloSegmentation';
-import { decodeHrnetHeatmaps } from '../heads/decodeHrnetHeatmaps';
-import { decodeDeeplab } from '../heads/decodeDeeplab';
-import { decodeBlazePoseLandmarks } from '../heads/decodeBlazePoseLandmarks';
-import { decodeSemanticProbability } from '../heads/decodeSemanticProbability';
+import type { Thresholds } from '../core/thresholds';
+import type { DecodeContext } from '../families/modelFamily';
+import { outputFormat } from '../families/registry';
 import { planHrnetCrop } from '../heads/planHrnetCrop';
-import type { YoloOutputs } from '../heads/yoloCandidateSource';
 import type { PipelineResult, Skeleton, StageTimings } from '../core/pipelineResult';
 import type { RuntimeChoices } from './runtimeChoices';
 import { InputFeed, prepareEngineOptions } from './quantizedInputModel';
@@ -25,31 +18,10 @@ import { checkHtpContext, selectHtpContext } from './selectHtpContext';
 import { verifyModelChecksum } from './verifyModelChecksum';
 import { KeypointLayout, keypointLayout } from './keypointLayout';
 import type { KeypointSet } from '../config/keypointSets';
-import { withFields } from '../core/withFields';
 
-export interface Thresholds {
-  /** Keep detections scoring above this (YOLO heads). */
-  readonly score: number;
-  /** NMS IoU threshold. */
-  readonly iou: number;
-  readonly maxDetections: number;
-  /** Only these class ids (undefined: all). */
-  readonly classes?: readonly number[];
-  /** Probability maps (selfie segmentation): a pixel is the class from this probability up. */
-  readonly probability?: number;
-}
+export type { Thresholds };
 
 export const DEFAULT_THRESHOLDS: Thresholds = { score: 0.25, iou: 0.7, maxDetections: 300 };
-
-/** A BlazePose crop whose person-present output is below this holds no person (MediaPipe's). */
-export const BLAZEPOSE_PERSON_THRESHOLD = 0.5;
-const DEFAULT_PROBABILITY_THRESHOLD = 0.5;
-
-function byName(outputs: readonly Tensor[], name: string, model: string): Tensor {
-  const t = outputs.find((o) => o.name === name);
-  if (!t) throw new ConfigError(`${model}: the model produced no output named '${name}'`);
-  return t;
-}
 
 /**
  * One model, ready to run: its manifest, an engine session configured from it, and the head that
@@ -132,112 +104,38 @@ export class ModelPipeline {
 
   /** Top-down pose models (HRNet, BlazePose) need the person boxes a detector found. */
   get needsPersonBoxes(): boolean {
-    const f = this.manifest.outputs.format;
-    return f === 'heatmaps' || f === 'blazepose-landmarks';
+    return outputFormat(this.manifest.outputs).decodeCrop !== undefined;
+  }
+
+  /** What the manifest's output format decodes with: this frame's thresholds, the fast loops. */
+  private decodeContext(): DecodeContext {
+    return { manifest: this.manifest, thresholds: this.thresholds, kernels: this.kernels };
   }
 
   async run(frame: Frame, personBoxes: readonly Box[] = []): Promise<PipelineResult> {
     const started = performance.now();
-    const m = this.manifest;
-    const o = m.outputs;
-    if (o.format === 'heatmaps' || o.format === 'blazepose-landmarks')
-      return this.runTopDown(frame, personBoxes, started);
-    // Every field in one literal, the decoders' own added by withFields (one hidden class each).
-    const sel = {
-      scoreThreshold: this.thresholds.score,
-      iouThreshold: this.thresholds.iou,
-      maxDetections: this.thresholds.maxDetections,
-      classes: this.thresholds.classes,
-      bestClasses: this.kernels.yoloBestClasses,
-    };
+    const o = this.manifest.outputs;
+    const format = outputFormat(o);
+    if (format.decodeCrop) return this.runTopDown(frame, personBoxes, started);
+    if (!format.decode) throw new Error(`output format ${o.format} has no decoder`);
     const r = await this.session.run(frame);
     const headStart = performance.now();
+    const head = format.decode(o, r, this.decodeContext());
     const timings = (): StageTimings =>
       stageTimings([r.timings], headStart - started, performance.now() - headStart, started);
-    if (o.format === 'semantic-logits' || o.format === 'semantic-argmax') {
-      const t = byName(
-        r.outputs,
-        o.format === 'semantic-logits' ? o.logits.name : o.mask.name,
-        m.name,
-      );
-      const map = decodeDeeplab(t, r.transform, {
-        remapLabels: this.kernels.remapLabels,
-        zeroedBytes: this.kernels.zeroedBytes,
-        format: o.format === 'semantic-logits' ? 'logits' : 'labels',
-        ...(o.format === 'semantic-logits' ? { layout: o.logits.layout } : {}),
-      });
-      return { task: 'semantic', map, timings: timings() };
+    // One literal per task: a spread adding `timings` would give each result a class of its own.
+    switch (head.task) {
+      case 'detect':
+        return { task: 'detect', detections: head.detections, timings: timings() };
+      case 'pose': {
+        const { poses, skeleton } = this.published(head.poses);
+        return { task: 'pose', poses, skeleton, timings: timings() };
+      }
+      case 'segment':
+        return { task: 'segment', instances: head.instances, timings: timings() };
+      case 'semantic':
+        return { task: 'semantic', map: head.map, timings: timings() };
     }
-    if (o.format === 'semantic-probability') {
-      const map = decodeSemanticProbability(
-        byName(r.outputs, o.probability.name, m.name),
-        r.transform,
-        this.thresholds.probability ?? DEFAULT_PROBABILITY_THRESHOLD,
-        o.probability.layout,
-        { remapLabels: this.kernels.remapLabels, zeroedBytes: this.kernels.zeroedBytes },
-      );
-      return { task: 'semantic', map, timings: timings() };
-    }
-    const normalized = o.boxes.units === 'normalized';
-    // End-to-end exports (NMS inside the model): the same heads, which then skip their own NMS.
-    const yolo: YoloOutputs =
-      o.format === 'ultralytics-packed'
-        ? {
-            format: 'ultralytics',
-            output: byName(r.outputs, o.predictions.name, m.name),
-            anchorsFirst: o.predictions.layout === 'anchors-first',
-          }
-        : o.format === 'ultralytics-end2end'
-          ? { format: 'end2end', output: byName(r.outputs, o.predictions.name, m.name) }
-          : {
-              format: 'aihub',
-              boxes: byName(r.outputs, o.boxesTensor.name, m.name),
-              scores: byName(r.outputs, o.scores.name, m.name),
-              classIdx: byName(r.outputs, o.classIdx.name, m.name),
-            };
-    if (m.task === 'pose') {
-      if (yolo.format === 'aihub')
-        throw new ConfigError(`${m.name}: YOLOv8 pose needs an Ultralytics output`);
-      const poses = decodeYoloPose(
-        yolo.output,
-        r.transform,
-        withFields(sel, {
-          numKeypoints: m.keypoints?.names.length,
-          anchorsFirst: yolo.format === 'ultralytics' && (yolo.anchorsFirst ?? false),
-          endToEnd: yolo.format === 'end2end',
-          coordinatesNormalized: normalized,
-        }),
-      );
-      const { poses: kept, skeleton } = this.published(poses);
-      return { task: 'pose', poses: kept, skeleton, timings: timings() };
-    }
-    if (m.task === 'segment') {
-      const protosSpec = o.format === 'aihub-split' ? o.maskProtos : o.protos;
-      if (!protosSpec)
-        throw new ConfigError(`${m.name}: a segmentation manifest must name its prototypes`);
-      const instances = decodeYoloSegmentation(
-        {
-          detections: yolo,
-          protos: byName(r.outputs, protosSpec.name, m.name),
-          protosLayout: protosSpec.layout,
-          ...(o.format === 'aihub-split' && o.maskCoeffs
-            ? { maskCoefficients: byName(r.outputs, o.maskCoeffs.name, m.name) }
-            : {}),
-        },
-        r.transform,
-        withFields(sel, { numClasses: m.classNames.length, boxesNormalized: normalized }),
-      );
-      return { task: 'segment', instances, timings: timings() };
-    }
-    const detections = decodeYoloDetections(
-      yolo,
-      r.transform,
-      withFields(sel, {
-        numClasses: yolo.format === 'aihub' ? undefined : m.classNames.length,
-        boxesNormalized: normalized,
-      }),
-    );
-    return { task: 'detect', detections, timings: timings() };
   }
 
   /**
@@ -256,9 +154,8 @@ export class ModelPipeline {
   ): Promise<PipelineResult> {
     const m = this.manifest;
     const o = m.outputs;
-    if (o.format !== 'heatmaps' && o.format !== 'blazepose-landmarks')
-      throw new Error('unreachable');
-    const numKeypoints = m.keypoints?.names.length;
+    const format = outputFormat(o);
+    if (!format.decodeCrop) throw new Error(`output format ${o.format} is not top-down`);
     const poses: PersonPose[] = [];
     const runTimings: RunTimings[] = [];
     // Every crop of the frame first, then one engine call for them all: one hand-over to the
@@ -286,39 +183,14 @@ export class ModelPipeline {
       crops.map((c) => c.region),
     );
     const h0 = performance.now();
+    const ctx = this.decodeContext();
     for (const [i, r] of runs.entries()) {
       const box = crops[i]!.box;
       runTimings.push(r.timings);
-      if (o.format === 'blazepose-landmarks') {
-        const found = decodeBlazePoseLandmarks(
-          byName(r.outputs, o.landmarks.name, m.name),
-          byName(r.outputs, o.personScore.name, m.name),
-          r.transform,
-          numKeypoints ?? 33,
-        );
-        // The crop holds no person by the model's own judgement (a detector's false positive).
-        if (found.personScore < BLAZEPOSE_PERSON_THRESHOLD) continue;
-        // The very box object it was given: trackResult finds the person's track id by it.
-        poses.push({ box, classId: 0, score: found.personScore, keypoints: found.keypoints });
-        continue;
-      }
-      const [keypoints] = decodeHrnetHeatmaps(
-        byName(r.outputs, o.heatmaps.name, m.name),
-        [r.transform],
-        {
-          layout: o.heatmaps.layout,
-          numKeypoints,
-          planePeaks: this.kernels.planePeaks,
-          peaks: r.channelPeaks,
-        },
-      );
-      const scores = (keypoints ?? []).map((k) => k.score);
-      poses.push({
-        box,
-        classId: 0,
-        score: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : 0,
-        keypoints: keypoints ?? [],
-      });
+      const found = format.decodeCrop(o, r, ctx);
+      if (found === undefined) continue;
+      // The very box object it was given: trackResult finds the person's track id by it.
+      poses.push({ box, classId: 0, score: found.score, keypoints: found.keypoints });
     }
     return {
       task: 'pose',

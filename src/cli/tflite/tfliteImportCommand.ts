@@ -17,9 +17,10 @@ import {
 import { ImportRefusedError } from '../../model/deriveManifest';
 import {
   deriveTfliteManifest,
-  type TfliteManifest,
+  type TfliteLayoutKind,
   type TfliteProvenance,
 } from '../../model/deriveTfliteManifest';
+import { MODEL_FAMILIES } from '../../families/registry';
 import { readOnnxModel } from '../../model/readOnnxModel';
 import {
   readTfliteModel,
@@ -152,12 +153,14 @@ function checkNormalization(
   return ok(n.mean, false) && ok(n.std, true) ? { mean: n.mean, std: n.std } : undefined;
 }
 
-const KIND_LABEL: Record<Exclude<TfliteManifest['kind'], 'draft'>, string> = {
-  'mediapipe-blazepose': 'MediaPipe BlazePose landmarks',
-  'mediapipe-selfie': 'MediaPipe selfie segmentation',
-  'tflite-metadata-semantic': 'semantic segmentation by its TFLite metadata',
-  aihub: 'AI Hub layout',
-};
+/** How the import names what it recognised: a family's TFLite layout by its title. */
+function kindLabel(kind: TfliteLayoutKind): string {
+  if (kind === 'tflite-metadata-semantic') return 'semantic segmentation by its TFLite metadata';
+  if (kind === 'aihub') return 'AI Hub layout';
+  for (const f of MODEL_FAMILIES)
+    if ('tflite' in f && f.tflite.kind === kind) return f.tflite.title;
+  return kind;
+}
 
 function checkTable(outputs: readonly CheckedOutput[]): string {
   return formatTable(
@@ -294,7 +297,7 @@ export function tfliteImportCommand(o: TfliteImportOptions): CommandResult {
       lines.push(
         `wrote ${onnxFile}`,
         `wrote ${manifestFile}`,
-        `  ${KIND_LABEL[derived.kind]}: ${m.task} / ${m.family}, input ${m.input.name} ${m.input.width}x${m.input.height} ${m.input.layout}, ${m.classNames.length} class(es), outputs ${m.outputs.format}; from ${from}`,
+        `  ${kindLabel(derived.kind)}: ${m.task} / ${m.family}, input ${m.input.name} ${m.input.width}x${m.input.height} ${m.input.layout}, ${m.classNames.length} class(es), outputs ${m.outputs.format}; from ${from}`,
         `  licence: ${m.provenance.license}`,
         ...derived.assumptions.map((a) => `  assumed: ${a} (edit the manifest if wrong)`),
       );

@@ -13,7 +13,7 @@ import { EngineError } from '../../../src/core/engineError';
 import type { Frame } from '../../../src/core/frame';
 import type { ImageTransform, Tensor } from '../../../src/core/tensor';
 import { EngineSession } from '../../../src/engine/engineSession';
-import { decodeHrnetHeatmaps } from '../../../src/heads/decodeHrnetHeatmaps';
+import { decodeHrnetHeatmaps } from '../../../src/families/hrnet/decodeHrnetHeatmaps';
 import { planePeaksJs } from '../../../src/heads/outputKernelsJs';
 import {
   intAttribute,

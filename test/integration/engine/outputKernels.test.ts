@@ -12,10 +12,10 @@ import type { Tensor } from '../../../src/core/tensor';
 import { nativeOutputKernels } from '../../../src/engine/outputKernels';
 import { nativeAddon } from '../../../src/engine/nativeAddon';
 import { decodeDeeplab } from '../../../src/heads/decodeDeeplab';
-import { decodeHrnetHeatmaps } from '../../../src/heads/decodeHrnetHeatmaps';
+import { decodeHrnetHeatmaps } from '../../../src/families/hrnet/decodeHrnetHeatmaps';
 import { letterboxTransform } from '../../../src/heads/letterboxTransform';
 import { planePeaksJs, remapLabelsJs, yoloBestClassesJs } from '../../../src/heads/outputKernelsJs';
-import { decodeYoloDetections } from '../../../src/heads/decodeYoloDetections';
+import { decodeYoloDetections } from '../../../src/families/yolov8/decodeYoloDetections';
 import { planHrnetCrop } from '../../../src/heads/planHrnetCrop';
 
 function rng(seed: number): () => number {

@@ -4,12 +4,9 @@ import * as path from 'node:path';
 import { ConfigError } from '../../../src/core/configError';
 import { loadModelManifest, type ModelManifestData } from '../../../src/config/modelManifest';
 import { COCO_CLASS_NAMES } from '../../../src/heads/cocoClassNames';
-import {
-  deriveManifest,
-  END_TO_END_NOTE,
-  ImportRefusedError,
-  parsePythonNames,
-} from '../../../src/model/deriveManifest';
+import { deriveManifest, ImportRefusedError } from '../../../src/model/deriveManifest';
+import { parsePythonNames } from '../../../src/families/yolov8/parsePythonNames';
+import { END_TO_END_NOTE } from '../../../src/families/yolov8/readUltralyticsExport';
 import { modelProto, ONNX_FLOAT, valueInfoProto } from '../../../src/model/onnxWriter';
 import { readOnnxModel } from '../../../src/model/readOnnxModel';
 import { resolveModelManifest } from '../../../src/model/resolveModelManifest';

@@ -3,7 +3,7 @@ import { parseModelManifest } from '../../../src/config/modelManifest';
 import {
   BLAZEPOSE_KEYPOINT_NAMES,
   BLAZEPOSE_SKELETON,
-} from '../../../src/heads/blazeposeKeypoints';
+} from '../../../src/families/blazepose/blazeposeKeypoints';
 import {
   deriveTfliteManifest,
   type TfliteManifest,

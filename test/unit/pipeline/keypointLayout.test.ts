@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { loadModelManifest, ModelManifest } from '../../../src/config/modelManifest';
-import { BLAZEPOSE_KEYPOINT_NAMES } from '../../../src/heads/blazeposeKeypoints';
+import { BLAZEPOSE_KEYPOINT_NAMES } from '../../../src/families/blazepose/blazeposeKeypoints';
 import { COCO_KEYPOINT_NAMES, COCO_SKELETON } from '../../../src/heads/cocoKeypoints';
 import { keypointLayout } from '../../../src/pipeline/keypointLayout';
 import { repoPath } from '../../support/paths';

@@ -1,17 +1,17 @@
-import { checkTensorDims } from './checkTensorDims';
+import { checkTensorDims } from '../../heads/checkTensorDims';
 import { mapYoloCandidates } from './decodeYoloDetections';
-import { HeadError } from './headError';
-import type { Box, InstanceMask, SegmentedDetection } from '../core/headResults';
-import { checkImageTransform } from './mapBoxToSource';
-import { readTensorAsFloat } from './readTensorAsFloat';
+import { HeadError } from '../../heads/headError';
+import type { Box, InstanceMask, SegmentedDetection } from '../../core/headResults';
+import { checkImageTransform } from '../../heads/mapBoxToSource';
+import { readTensorAsFloat } from '../../heads/readTensorAsFloat';
 import {
   resolveYoloSelectOptions,
   selectYoloCandidates,
   YoloSelectOptions,
 } from './selectYoloCandidates';
-import type { ImageTransform, Tensor } from '../core/tensor';
+import type { ImageTransform, Tensor } from '../../core/tensor';
 import { yoloCandidateSource, YoloOutputs } from './yoloCandidateSource';
-import { withFields } from '../core/withFields';
+import { withFields } from '../../core/withFields';
 
 export interface YoloSegOutputs {
   /**

@@ -1,9 +1,9 @@
-import { checkTensorDims } from './checkTensorDims';
-import { HeadError } from './headError';
-import { checkImageTransform, mapPointToSource } from './mapBoxToSource';
-import { readTensorAsFloat } from './readTensorAsFloat';
-import type { Keypoint } from '../core/headResults';
-import type { ImageTransform, Tensor } from '../core/tensor';
+import { checkTensorDims } from '../../heads/checkTensorDims';
+import { HeadError } from '../../heads/headError';
+import { checkImageTransform, mapPointToSource } from '../../heads/mapBoxToSource';
+import { readTensorAsFloat } from '../../heads/readTensorAsFloat';
+import type { Keypoint } from '../../core/headResults';
+import type { ImageTransform, Tensor } from '../../core/tensor';
 
 /** Values per landmark in the landmark tensor: x, y, z, visibility, presence. */
 const LANDMARK_STRIDE = 5;

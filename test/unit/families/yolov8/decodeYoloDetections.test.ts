@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { decodeYoloDetections } from '../../../src/heads/decodeYoloDetections';
-import { letterboxTransform } from '../../../src/heads/letterboxTransform';
-import type { Tensor } from '../../../src/core/tensor';
-import { f32, near, throwsHead, yoloOutput } from './headTestUtils';
+import { decodeYoloDetections } from '../../../../src/families/yolov8/decodeYoloDetections';
+import { letterboxTransform } from '../../../../src/heads/letterboxTransform';
+import type { Tensor } from '../../../../src/core/tensor';
+import { f32, near, throwsHead, yoloOutput } from '../../heads/headTestUtils';
 
 // 3 classes, so channels = 7; identity transform (source 640x640 = network).
 const ID = letterboxTransform(640, 640, 640, 640);

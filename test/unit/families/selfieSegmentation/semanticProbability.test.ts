@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { decodeSemanticProbability } from '../../../src/heads/decodeSemanticProbability';
-import type { ImageTransform } from '../../../src/core/tensor';
-import { f32, throwsHead } from './headTestUtils';
+import { decodeSemanticProbability } from '../../../../src/families/selfieSegmentation/decodeSemanticProbability';
+import type { ImageTransform } from '../../../../src/core/tensor';
+import { f32, throwsHead } from '../../heads/headTestUtils';
 
 /** A 4x2 network input stretched over an 8x4 source: each network pixel covers 2x2 source px. */
 const STRETCH: ImageTransform = {

@@ -3,8 +3,8 @@ import {
   resolveYoloSelectOptions,
   selectYoloCandidates,
   type YoloCandidateSource,
-} from '../../../src/heads/selectYoloCandidates';
-import { makePrng } from '../../support/prng';
+} from '../../../../src/families/yolov8/selectYoloCandidates';
+import { makePrng } from '../../../support/prng';
 
 /** Anchor by anchor, classes in order, scores against the threshold as a double: the definition. */
 function reference(

@@ -1,10 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { buildInstanceIdImage } from '../../../src/heads/buildInstanceIdImage';
-import { decodeYoloSegmentation, YoloSegOutputs } from '../../../src/heads/decodeYoloSegmentation';
-import type { InstanceMask } from '../../../src/core/headResults';
-import { letterboxTransform } from '../../../src/heads/letterboxTransform';
-import type { Tensor } from '../../../src/core/tensor';
-import { f32, throwsHead, yoloOutput } from './headTestUtils';
+import { buildInstanceIdImage } from '../../../../src/heads/buildInstanceIdImage';
+import {
+  decodeYoloSegmentation,
+  YoloSegOutputs,
+} from '../../../../src/families/yolov8/decodeYoloSegmentation';
+import type { InstanceMask } from '../../../../src/core/headResults';
+import { letterboxTransform } from '../../../../src/heads/letterboxTransform';
+import type { Tensor } from '../../../../src/core/tensor';
+import { f32, throwsHead, yoloOutput } from '../../heads/headTestUtils';
 
 const MH = 160;
 const MW = 160;

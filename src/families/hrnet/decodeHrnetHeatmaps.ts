@@ -1,11 +1,11 @@
-import { checkTensorDims } from './checkTensorDims';
-import { HeadError } from './headError';
-import type { Keypoint } from '../core/headResults';
-import { checkImageTransform, mapPointToSource } from './mapBoxToSource';
-import { readTensorAsFloat } from './readTensorAsFloat';
-import type { ImageTransform, Tensor } from '../core/tensor';
-import type { PlanePeaks } from '../core/outputKernels';
-import { planePeaksJs } from './outputKernelsJs';
+import { checkTensorDims } from '../../heads/checkTensorDims';
+import { HeadError } from '../../heads/headError';
+import type { Keypoint } from '../../core/headResults';
+import { checkImageTransform, mapPointToSource } from '../../heads/mapBoxToSource';
+import { readTensorAsFloat } from '../../heads/readTensorAsFloat';
+import type { ImageTransform, Tensor } from '../../core/tensor';
+import type { PlanePeaks } from '../../core/outputKernels';
+import { planePeaksJs } from '../../heads/outputKernelsJs';
 
 export interface HrnetDecodeOptions {
   /** 'NCHW' = [B, K, Hh, Wh] (default, ONNX); 'NHWC' = [B, Hh, Wh, K] (compiled AI Hub). */

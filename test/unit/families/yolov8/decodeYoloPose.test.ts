@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { decodeYoloPose } from '../../../src/heads/decodeYoloPose';
-import { letterboxTransform } from '../../../src/heads/letterboxTransform';
-import { f32, near, throwsHead, yoloOutput } from './headTestUtils';
+import { decodeYoloPose } from '../../../../src/families/yolov8/decodeYoloPose';
+import { letterboxTransform } from '../../../../src/heads/letterboxTransform';
+import { f32, near, throwsHead, yoloOutput } from '../../heads/headTestUtils';
 
 const LB = letterboxTransform(1280, 720, 640, 640); // scale 0.5, padY 140
 

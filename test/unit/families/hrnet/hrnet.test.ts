@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { decodeHrnetHeatmaps } from '../../../src/heads/decodeHrnetHeatmaps';
-import { planHrnetCrop } from '../../../src/heads/planHrnetCrop';
-import { mapPointToSource } from '../../../src/heads/mapBoxToSource';
-import type { ImageTransform, Tensor } from '../../../src/core/tensor';
-import { f32, near, throwsHead } from './headTestUtils';
+import { decodeHrnetHeatmaps } from '../../../../src/families/hrnet/decodeHrnetHeatmaps';
+import { planHrnetCrop } from '../../../../src/heads/planHrnetCrop';
+import { mapPointToSource } from '../../../../src/heads/mapBoxToSource';
+import type { ImageTransform, Tensor } from '../../../../src/core/tensor';
+import { f32, near, throwsHead } from '../../heads/headTestUtils';
 
 const WH = 48;
 const HH = 64;

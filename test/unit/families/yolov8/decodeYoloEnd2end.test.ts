@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { decodeYoloDetections } from '../../../src/heads/decodeYoloDetections';
-import { decodeYoloPose } from '../../../src/heads/decodeYoloPose';
-import { decodeYoloSegmentation } from '../../../src/heads/decodeYoloSegmentation';
-import { letterboxTransform } from '../../../src/heads/letterboxTransform';
-import type { Tensor } from '../../../src/core/tensor';
-import { f32, near, throwsHead, yoloOutput } from './headTestUtils';
+import { decodeYoloDetections } from '../../../../src/families/yolov8/decodeYoloDetections';
+import { decodeYoloPose } from '../../../../src/families/yolov8/decodeYoloPose';
+import { decodeYoloSegmentation } from '../../../../src/families/yolov8/decodeYoloSegmentation';
+import { letterboxTransform } from '../../../../src/heads/letterboxTransform';
+import type { Tensor } from '../../../../src/core/tensor';
+import { f32, near, throwsHead, yoloOutput } from '../../heads/headTestUtils';
 
 // Ultralytics end-to-end exports (NMS inside the graph): [1, N, 6 + extra] rows of x1, y1, x2, y2
 // in network pixels, score, class id as a float, then mask coefficients or keypoints; zero rows

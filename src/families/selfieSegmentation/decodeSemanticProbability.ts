@@ -1,9 +1,9 @@
-import { checkTensorDims } from './checkTensorDims';
-import { type DeeplabDecodeOptions, decodeDeeplab } from './decodeDeeplab';
-import { HeadError } from './headError';
-import { readTensorAsFloat } from './readTensorAsFloat';
-import type { SemanticMap } from '../core/headResults';
-import type { ImageTransform, Tensor } from '../core/tensor';
+import { checkTensorDims } from '../../heads/checkTensorDims';
+import { type DeeplabDecodeOptions, decodeDeeplab } from '../../heads/decodeDeeplab';
+import { HeadError } from '../../heads/headError';
+import { readTensorAsFloat } from '../../heads/readTensorAsFloat';
+import type { SemanticMap } from '../../core/headResults';
+import type { ImageTransform, Tensor } from '../../core/tensor';
 
 /**
  * A one-class probability map ([1, H, W, 1] NHWC or [1, 1, H, W]; MediaPipe selfie segmentation:

@@ -1,12 +1,12 @@
-import type { Detection } from '../core/headResults';
-import { checkImageTransform, mapBoxToSource } from './mapBoxToSource';
+import type { Detection } from '../../core/headResults';
+import { checkImageTransform, mapBoxToSource } from '../../heads/mapBoxToSource';
 import {
   resolveYoloSelectOptions,
   selectYoloCandidates,
   YoloCandidates,
   YoloSelectOptions,
 } from './selectYoloCandidates';
-import type { ImageTransform } from '../core/tensor';
+import type { ImageTransform } from '../../core/tensor';
 import { yoloCandidateSource, YoloOutputs } from './yoloCandidateSource';
 
 export interface YoloDetectOptions extends YoloSelectOptions {

@@ -1,8 +1,8 @@
-import { checkTensorDims } from './checkTensorDims';
-import { HeadError } from './headError';
-import { readTensorAsFloat } from './readTensorAsFloat';
+import { checkTensorDims } from '../../heads/checkTensorDims';
+import { HeadError } from '../../heads/headError';
+import { readTensorAsFloat } from '../../heads/readTensorAsFloat';
 import type { YoloCandidateSource } from './selectYoloCandidates';
-import type { ImageTransform, Tensor } from '../core/tensor';
+import type { ImageTransform, Tensor } from '../../core/tensor';
 
 /** The raw outputs of a YOLOv8 detect or seg model, in one of its export layouts. */
 export type YoloOutputs =

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { decodeBlazePoseLandmarks } from '../../../src/heads/decodeBlazePoseLandmarks';
-import { planHrnetCrop } from '../../../src/heads/planHrnetCrop';
-import { f32, near, throwsHead } from './headTestUtils';
+import { decodeBlazePoseLandmarks } from '../../../../src/families/blazepose/decodeBlazePoseLandmarks';
+import { planHrnetCrop } from '../../../../src/heads/planHrnetCrop';
+import { f32, near, throwsHead } from '../../heads/headTestUtils';
 
 /** A [1, 195] landmark tensor: 39 landmarks of (x, y, z, visibility, presence). */
 function landmarks(each: (i: number) => [number, number, number, number, number]): number[] {

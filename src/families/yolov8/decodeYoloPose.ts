@@ -1,16 +1,16 @@
-import { checkTensorDims } from './checkTensorDims';
+import { checkTensorDims } from '../../heads/checkTensorDims';
 import { mapYoloCandidates } from './decodeYoloDetections';
-import { HeadError } from './headError';
-import type { Keypoint, PersonPose } from '../core/headResults';
-import { checkImageTransform, mapPointToSource } from './mapBoxToSource';
-import { readTensorAsFloat } from './readTensorAsFloat';
+import { HeadError } from '../../heads/headError';
+import type { Keypoint, PersonPose } from '../../core/headResults';
+import { checkImageTransform, mapPointToSource } from '../../heads/mapBoxToSource';
+import { readTensorAsFloat } from '../../heads/readTensorAsFloat';
 import {
   resolveYoloSelectOptions,
   selectYoloCandidates,
   YoloSelectOptions,
 } from './selectYoloCandidates';
-import type { ImageTransform, Tensor } from '../core/tensor';
-import { withFields } from '../core/withFields';
+import type { ImageTransform, Tensor } from '../../core/tensor';
+import { withFields } from '../../core/withFields';
 
 export interface YoloPoseOptions extends YoloSelectOptions {
   /** When given, the output must hold exactly this many keypoints (manifest kpt_shape[0]). */

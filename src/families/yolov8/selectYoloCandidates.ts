@@ -1,7 +1,7 @@
-import type { YoloBestClasses } from '../core/outputKernels';
-import { HeadError } from './headError';
-import { checkNmsLimits, nonMaxSuppression } from './nonMaxSuppression';
-import { yoloBestClassesJs } from './outputKernelsJs';
+import type { YoloBestClasses } from '../../core/outputKernels';
+import { HeadError } from '../../heads/headError';
+import { checkNmsLimits, nonMaxSuppression } from '../../heads/nonMaxSuppression';
+import { yoloBestClassesJs } from '../../heads/outputKernelsJs';
 
 /** Thresholds shared by the YOLOv8 heads. Defaults are Ultralytics predict's. */
 export interface YoloSelectOptions {

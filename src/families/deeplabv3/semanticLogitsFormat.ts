@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { tensorLayout, tensorSpec } from '../manifestParts';
+import { decodeDeeplab } from '../../heads/decodeDeeplab';
+import type { OutputFormat } from '../modelFamily';
+import { outputNamed } from '../outputNamed';
+
+/** One score per class and pixel; a pixel's label is the argmax, taken by the head. */
+const schema = z.strictObject({
+  format: z.literal('semantic-logits'),
+  logits: tensorSpec.extend({ layout: tensorLayout }),
+});
+export type SemanticLogitsOutputs = z.infer<typeof schema>;
+
+export const SEMANTIC_LOGITS_FORMAT = {
+  format: 'semantic-logits',
+  schema,
+  check(o, m, issue) {
+    const d = o.logits.dims;
+    const c = o.logits.layout === 'NCHW' ? d[1] : d[3];
+    if (d.length !== 4) issue(['outputs', 'logits', 'dims'], `expected rank 4, got ${d.length}`);
+    else if (c !== m.classNames.length) {
+      issue(
+        ['outputs', 'logits', 'dims'],
+        `${c} logit channels for ${m.classNames.length} classes`,
+      );
+    }
+  },
+  tensors: (o) => [{ field: 'outputs.logits', spec: o.logits }],
+  decode(o, run, ctx) {
+    const map = decodeDeeplab(
+      outputNamed(run.outputs, o.logits.name, ctx.manifest.name),
+      run.transform,
+      {
+        remapLabels: ctx.kernels.remapLabels,
+        zeroedBytes: ctx.kernels.zeroedBytes,
+        format: 'logits',
+        layout: o.logits.layout,
+      },
+    );
+    return { task: 'semantic', map };
+  },
+} as const satisfies OutputFormat<typeof schema>;
