@@ -47,9 +47,9 @@ export type {
 } from './core/headResults';
 export type { ImageTransform, Tensor } from './core/tensor';
 
-export { decodeImage, encodeImage, type ImageFrame } from './ros/imageCodec';
+export { decodeImage, encodeImage, type ImageFrame } from './ros/codecs/imageCodec';
 export { FrameError } from './ros/frameError';
-export { decodeCompressedImage, encodeCompressedImage } from './ros/compressedImageCodec';
+export { decodeCompressedImage, encodeCompressedImage } from './ros/codecs/compressedImageCodec';
 
 export { renderAnnotated } from './annotate/renderAnnotated';
 export { resultAnnotation } from './annotate/resultAnnotation';
@@ -101,16 +101,16 @@ export { listPhotos, loadRgbFrame } from './photos/photoFrames';
 export { loadRclnodejs, runMain } from './ros/rosEnvironment';
 export { ImageIntake } from './ros/imageIntake';
 export { makeQos } from './ros/qosProfile';
-export { CdrReader } from './ros/cdrReader';
-export { readHeader } from './ros/headerCodec';
+export { CdrReader } from './ros/codecs/cdrReader';
+export { readHeader } from './ros/codecs/headerCodec';
 export { stampMs } from './ros/rosHeader';
 export { detection2DArray } from './ros/visionMessages';
-export { encodeDetection2DArray } from './ros/detectionArrayCodec';
+export { encodeDetection2DArray } from './ros/codecs/detectionArrayCodec';
 export { detection3DArray, personPose3DArray } from './ros/spatialMessages';
-export { encodeDetection3DArray, encodePersonPose3DArray } from './ros/spatialCodec';
+export { encodeDetection3DArray, encodePersonPose3DArray } from './ros/codecs/spatialCodec';
 export { spatialMarkers } from './ros/spatialMarkers';
-export { FRAME_NODE_FLAGS } from './nodes/frameNodeFlags';
-export { STAGES, type Stage } from './nodes/nodeStats';
+export { FRAME_NODE_FLAGS } from './nodes/process/frameNodeFlags';
+export { STAGES, type Stage } from './nodes/perception/nodeStats';
 
 // Small utilities the command-line programs share.
 export { formatTable } from './util/formatTable';

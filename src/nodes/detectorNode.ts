@@ -1,5 +1,5 @@
-import { perceptionNodeMain } from './perceptionProcess';
-import { runNodeProcess } from './runNodeProcess';
+import { perceptionNodeMain } from './process/perceptionProcess';
+import { runNodeProcess } from './process/runNodeProcess';
 
 /** detector_node: the perception node restricted to detection models (refuses any other task). */
 if (require.main === module) {

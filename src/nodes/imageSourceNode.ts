@@ -1,7 +1,7 @@
 import type * as Rclnodejs from 'rclnodejs';
-import { encodeImage } from '../ros/imageCodec';
+import { encodeImage } from '../ros/codecs/imageCodec';
 import { stampNow } from '../ros/rosHeader';
-import { encodeCompressedImage } from '../ros/compressedImageCodec';
+import { encodeCompressedImage } from '../ros/codecs/compressedImageCodec';
 import { matchedSubscriptions } from '../ros/matchedSubscriptions';
 import { createOutputPublisher, IMAGE_QOS } from '../ros/publisherQos';
 import { declareDescribedParameters } from '../ros/declareDescribedParameters';
@@ -13,7 +13,7 @@ import {
   parseImageSourceConfig,
 } from '../config/imageSourceConfig';
 import { decodePhoto, DecodedPhoto, listPhotos } from '../photos/photoFrames';
-import { runNodeProcess } from './runNodeProcess';
+import { runNodeProcess } from './process/runNodeProcess';
 
 /**
  * A camera stand-in for demos and tests: publishes real photos from a folder as sensor_msgs/Image

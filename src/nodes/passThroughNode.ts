@@ -1,7 +1,7 @@
 import type * as Rclnodejs from 'rclnodejs';
 import { ImageIntake, IntakeFrame } from '../ros/imageIntake';
-import { encodeImage } from '../ros/imageCodec';
-import { encodeCompressedImage } from '../ros/compressedImageCodec';
+import { encodeImage } from '../ros/codecs/imageCodec';
+import { encodeCompressedImage } from '../ros/codecs/compressedImageCodec';
 import { createOutputPublisher, IMAGE_QOS } from '../ros/publisherQos';
 import { declareDescribedParameters } from '../ros/declareDescribedParameters';
 import { tableDescriptions } from '../config/parameterTable';
@@ -11,14 +11,14 @@ import {
   PASS_THROUGH_PARAMETERS,
   PassThroughConfig,
 } from '../config/passThroughConfig';
-import { LatestFrameMailbox } from './latestFrameMailbox';
+import { LatestFrameMailbox } from './perception/latestFrameMailbox';
 import {
   DIAG_OK,
   DIAG_WARN,
   DiagnosticReport,
   DiagnosticsPublisher,
 } from '../ros/diagnosticsPublisher';
-import { runNodeProcess } from './runNodeProcess';
+import { runNodeProcess } from './process/runNodeProcess';
 import { ThrottledLog } from '../ros/throttledLog';
 
 /**

@@ -6,9 +6,13 @@ import {
 } from '../config/containerConfig';
 import { tableDescriptions } from '../config/parameterTable';
 import { declareDescribedParameters } from '../ros/declareDescribedParameters';
-import { PerceptionNode } from './managedPerceptionNode';
-import { newPerceptionProcess, PERCEPTION_HELP, startPerceptionNodes } from './perceptionProcess';
-import { runNodeProcess } from './runNodeProcess';
+import { PerceptionNode } from './perception/managedPerceptionNode';
+import {
+  newPerceptionProcess,
+  PERCEPTION_HELP,
+  startPerceptionNodes,
+} from './process/perceptionProcess';
+import { runNodeProcess } from './process/runNodeProcess';
 
 /**
  * perception_container: several perception pipelines in one process, each a managed node with its

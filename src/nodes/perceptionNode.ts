@@ -1,5 +1,5 @@
-import { perceptionNodeMain } from './perceptionProcess';
-import { runNodeProcess } from './runNodeProcess';
+import { perceptionNodeMain } from './process/perceptionProcess';
+import { runNodeProcess } from './process/runNodeProcess';
 
 /** perception_node: one managed perception node for any task of its model. */
 if (require.main === module) {

@@ -6,7 +6,7 @@
  */
 import type * as Rclnodejs from 'rclnodejs';
 import { CameraModel, CameraModelError } from '../depth/cameraModel';
-import { decodeCameraInfo, decodeDepthImage, DepthFrame } from './depthCodecs';
+import { decodeCameraInfo, decodeDepthImage, DepthFrame } from './codecs/depthCodecs';
 import { FrameError, type FrameErrorCode } from './frameError';
 import { makeQos, QosName } from './qosProfile';
 import { rawSubscriptionOptions } from './directTake';

@@ -1,5 +1,5 @@
 import type * as Rclnodejs from 'rclnodejs';
-import { encodeDiagnosticArray } from './diagnosticArrayCodec';
+import { encodeDiagnosticArray } from './codecs/diagnosticArrayCodec';
 import { createOutputPublisher, RESULT_QOS } from './publisherQos';
 import { stampNow } from './rosHeader';
 

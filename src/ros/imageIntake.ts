@@ -1,6 +1,6 @@
 import type * as Rclnodejs from 'rclnodejs';
-import { decodeImage, ImageFrame } from './imageCodec';
-import { CompressedFrame, decodeCompressedImage } from './compressedImageCodec';
+import { decodeImage, ImageFrame } from './codecs/imageCodec';
+import { CompressedFrame, decodeCompressedImage } from './codecs/compressedImageCodec';
 import { FrameError, FrameErrorCode } from './frameError';
 import { makeQos, QosName } from './qosProfile';
 import { EndpointQos, incompatibility } from './qosCompatibility';

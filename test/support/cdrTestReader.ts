@@ -1,6 +1,6 @@
 /**
  * A little-endian XCDR1 reader for tests (what our encoders write, 0x0001), written apart from
- * src/ros/cdrReader.ts so the encoders' round trips are not checked by the code under test. Reads
+ * src/ros/codecs/cdrReader.ts so the encoders' round trips are not checked by the code under test. Reads
  * past the end throw RangeError (DataView), which a property reports as a failure.
  */
 export class CdrTestReader {

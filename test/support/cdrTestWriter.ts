@@ -1,7 +1,7 @@
 /**
  * A second CDR writer, for tests only: it writes every representation the decoders accept
  * (plain XCDR1 0x0000 / 0x0001 and plain XCDR2 0x0006 / 0x0007, big- and little-endian), where
- * src/ros/cdrWriter.ts writes only what we publish (0x0001). Written from the rules, not from the
+ * src/ros/codecs/cdrWriter.ts writes only what we publish (0x0001). Written from the rules, not from the
  * production writer, so a shared mistake does not cancel out: alignment counts from the end of the
  * 4-byte encapsulation header, and XCDR2 aligns 8-byte values to 4 (DDS-XTypes 1.3).
  */

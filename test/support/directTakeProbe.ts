@@ -7,9 +7,9 @@
  * message, whether each subscription delivered exactly the bytes that were sent.
  */
 import type * as Rclnodejs from 'rclnodejs';
-import { encodeCompressedImage } from '../../src/ros/compressedImageCodec';
+import { encodeCompressedImage } from '../../src/ros/codecs/compressedImageCodec';
 import { rawSubscriptionOptions, takeKind } from '../../src/ros/directTake';
-import { encodeImage } from '../../src/ros/imageCodec';
+import { encodeImage } from '../../src/ros/codecs/imageCodec';
 import { loadRclnodejs } from '../../src/ros/rosEnvironment';
 
 function image(width: number, height: number, frameId: string, fill: number): Buffer {

@@ -12,7 +12,7 @@
 import { createInterface } from 'node:readline';
 import { spawn } from 'node:child_process';
 import type * as Rclnodejs from 'rclnodejs';
-import { encodeImage } from '../../src/ros/imageCodec';
+import { encodeImage } from '../../src/ros/codecs/imageCodec';
 import { rawSubscriptionOptions, takeKind, type TakeKind } from '../../src/ros/directTake';
 import { loadRclnodejs } from '../../src/ros/rosEnvironment';
 import { matchedSubscriptions } from '../../src/ros/matchedSubscriptions';

@@ -29,11 +29,11 @@ import * as fc from 'fast-check';
 import sharp from 'sharp';
 import type * as Rclnodejs from 'rclnodejs';
 import { CameraModel, CameraModelError } from '../../src/depth/cameraModel';
-import { decodeCompressedImage } from '../../src/ros/compressedImageCodec';
-import { decodeCameraInfo, decodeDepthImage } from '../../src/ros/depthCodecs';
+import { decodeCompressedImage } from '../../src/ros/codecs/compressedImageCodec';
+import { decodeCameraInfo, decodeDepthImage } from '../../src/ros/codecs/depthCodecs';
 import { FrameError } from '../../src/ros/frameError';
 import { rawSubscriptionOptions } from '../../src/ros/directTake';
-import { decodeImage } from '../../src/ros/imageCodec';
+import { decodeImage } from '../../src/ros/codecs/imageCodec';
 import { loadRclnodejs } from '../../src/ros/rosEnvironment';
 import { matchedSubscriptions } from '../../src/ros/matchedSubscriptions';
 import {

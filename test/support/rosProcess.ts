@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ChildProcess, spawn } from 'node:child_process';
-import { FRAME_NODE_FLAGS, FRAME_NODE_MODULES } from '../../src/nodes/frameNodeFlags';
+import { FRAME_NODE_FLAGS, FRAME_NODE_MODULES } from '../../src/nodes/process/frameNodeFlags';
 import { repoPath } from './paths';
 
 /** A private DDS domain per test run, so parallel runs and stray nodes never cross-talk. */

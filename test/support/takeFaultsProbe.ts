@@ -5,7 +5,7 @@
  * the frames taken and the minor page faults per frame over the measured ones.
  */
 import { nativeAddon } from '../../src/engine/nativeAddon';
-import { encodeImage } from '../../src/ros/imageCodec';
+import { encodeImage } from '../../src/ros/codecs/imageCodec';
 import { loadRclnodejs } from '../../src/ros/rosEnvironment';
 import { setTakeMallocWindow } from '../../src/ros/takeMallocWindow';
 

@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { decodeImage } from '../../../src/ros/imageCodec';
+import { decodeImage } from '../../../src/ros/codecs/imageCodec';
 import { requiredDataBytes } from '../../../src/core/imageEncoding';
 import { nativeAddon, type NativeRoi, type NativeSession } from '../../../src/engine/nativeAddon';
 import { propertyCheckAsync } from '../../support/propertyCheck';

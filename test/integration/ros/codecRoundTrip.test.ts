@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { decodeImage, encodeImage } from '../../../src/ros/imageCodec';
+import { decodeImage, encodeImage } from '../../../src/ros/codecs/imageCodec';
 import {
   decodeCompressedImage,
   encodeCompressedImage,
-} from '../../../src/ros/compressedImageCodec';
+} from '../../../src/ros/codecs/compressedImageCodec';
 import { runPythonJson } from '../../support/python';
 import { repoPath } from '../../support/paths';
 

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { encodeDetection2DArray } from '../../../src/ros/detectionArrayCodec';
+import { encodeDetection2DArray } from '../../../src/ros/codecs/detectionArrayCodec';
 import { detection2DArray, Detection2DArrayMsg } from '../../../src/ros/visionMessages';
 import { repoPath } from '../../support/paths';
 import { runPythonJson } from '../../support/python';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import {
   type DiagnosticStatusFields,
   encodeDiagnosticArray,
-} from '../../../src/ros/diagnosticArrayCodec';
+} from '../../../src/ros/codecs/diagnosticArrayCodec';
 import type { RosHeader } from '../../../src/ros/rosHeader';
 import { repoPath } from '../../support/paths';
 import { runPythonJson } from '../../support/python';

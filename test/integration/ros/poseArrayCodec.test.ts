@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { encodePersonPoseArray } from '../../../src/ros/poseArrayCodec';
+import { encodePersonPoseArray } from '../../../src/ros/codecs/poseArrayCodec';
 import { personPoseArray } from '../../../src/ros/visionMessages';
 import { repoPath } from '../../support/paths';
 import { runPythonJson } from '../../support/python';

@@ -1,7 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { decodeCameraInfo, decodeDepthImage } from '../../../src/ros/depthCodecs';
+import { decodeCameraInfo, decodeDepthImage } from '../../../src/ros/codecs/depthCodecs';
 import { FrameError } from '../../../src/ros/frameError';
-import { encodeDetection3DArray, encodePersonPose3DArray } from '../../../src/ros/spatialCodec';
+import {
+  encodeDetection3DArray,
+  encodePersonPose3DArray,
+} from '../../../src/ros/codecs/spatialCodec';
 import { detection3DArray, personPose3DArray } from '../../../src/ros/spatialMessages';
 import { repoPath } from '../../support/paths';
 import { runPythonJson } from '../../support/python';

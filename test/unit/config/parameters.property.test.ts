@@ -184,7 +184,7 @@ function gatedNode(specs: Readonly<Record<string, ParameterSpec>>) {
     rcl,
     node as unknown as Rclnodejs.Node,
     specs,
-    // As the perception node's gate does (src/nodes/managedPerceptionNode.ts): the whole new set.
+    // As the perception node's gate does (src/nodes/perception/managedPerceptionNode.ts): the whole new set.
     (changes) => {
       try {
         parsePerceptionConfig({ ...values, ...changes });

@@ -3,10 +3,10 @@
  * and the fast-check path that found it (HTP_PERCEPTION_FUZZ_SEED / HTP_PERCEPTION_FUZZ_PATH).
  */
 import { strict as assert } from 'node:assert';
-import { decodeImage } from '../../../src/ros/imageCodec';
-import { decodeCompressedImage } from '../../../src/ros/compressedImageCodec';
+import { decodeImage } from '../../../src/ros/codecs/imageCodec';
+import { decodeCompressedImage } from '../../../src/ros/codecs/compressedImageCodec';
 import { parseImageEncoding } from '../../../src/core/imageEncoding';
-import { decodeCameraInfo } from '../../../src/ros/depthCodecs';
+import { decodeCameraInfo } from '../../../src/ros/codecs/depthCodecs';
 import {
   writeCameraInfo,
   writeCompressedImage,

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { MessageScratch } from '../../../src/ros/cdrWriter';
-import { decodeImage, encodeImage, type ImageToEncode } from '../../../src/ros/imageCodec';
+import { MessageScratch } from '../../../src/ros/codecs/cdrWriter';
+import { decodeImage, encodeImage, type ImageToEncode } from '../../../src/ros/codecs/imageCodec';
 
 function image(frameId: string, width: number, height: number, seed: number): ImageToEncode {
   return {

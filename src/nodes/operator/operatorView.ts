@@ -1,0 +1,123 @@
+import type * as Rclnodejs from 'rclnodejs';
+import { AnnotatedStream, AnnotatedStreamStats } from '../../annotate/annotatedStream';
+import { resultAnnotation } from '../../annotate/resultAnnotation';
+import { processorsLabel, StreamFigures } from '../../annotate/statusBadge';
+import type { Frame } from '../../core/frame';
+import type { PipelineResult } from '../../core/pipelineResult';
+import type { PerceptionPipeline } from '../../pipeline/perceptionPipeline';
+import type { PublishedResult } from '../../ros/imageAnnotations';
+import type { RosHeader } from '../../ros/rosHeader';
+import { AnnotatedOutput } from './annotatedOutput';
+import { ImageAnnotationsOutput } from './imageAnnotationsOutput';
+import { SegmentationColorOutput } from './segmentationColorOutput';
+import type { WatchedPublisherStats } from '../../ros/watchedPublisher';
+
+export interface OperatorViewStats {
+  readonly annotated: AnnotatedStreamStats;
+  readonly segmentationColor: WatchedPublisherStats | undefined;
+  /** ~/annotations; undefined for semantic models (no boxes to draw). */
+  readonly annotations: WatchedPublisherStats | undefined;
+  /** What the badge says runs the models now (CPU, HTP, HTP partial n/m nodes). */
+  readonly processor: string;
+}
+
+/**
+ * What people look at, beside the result messages: Foxglove's image annotations, the annotated
+ * picture (with a badge saying where the model runs, fps and latency) and, for semantic models,
+ * the colour overlay. Fed after the results of a frame are published; each view costs nothing
+ * while nobody watches it.
+ */
+export class OperatorView {
+  private readonly output: AnnotatedOutput;
+  private readonly stream: AnnotatedStream<RosHeader>;
+  private readonly color: SegmentationColorOutput | undefined;
+  private readonly annotations: ImageAnnotationsOutput | undefined;
+  private readonly figures = new StreamFigures();
+  /** The badge's processor label and the models it was read from (they change on a fallback). */
+  private processorOf: { readonly model: unknown; readonly label: string } | undefined;
+
+  constructor(
+    rcl: typeof Rclnodejs,
+    node: Rclnodejs.Node,
+    private readonly pipeline: PerceptionPipeline,
+    onUndrawable: (encoding: string) => void,
+  ) {
+    this.output = new AnnotatedOutput(rcl, node);
+    this.stream = new AnnotatedStream<RosHeader>(
+      this.output,
+      () => pipeline.frameOptions,
+      onUndrawable,
+    );
+    const manifest = pipeline.model.manifest;
+    this.color = pipeline.task === 'semantic' ? new SegmentationColorOutput(rcl, node) : undefined;
+    this.annotations =
+      pipeline.task === 'semantic'
+        ? undefined
+        : new ImageAnnotationsOutput(rcl, node, {
+            classNames: manifest.classNames,
+            skeleton: pipeline.model.keypoints.skeleton.limbs,
+          });
+  }
+
+  get stats(): OperatorViewStats {
+    return {
+      annotated: this.stream.stats,
+      segmentationColor: this.color?.stats,
+      annotations: this.annotations?.stats,
+      processor: this.processor(),
+    };
+  }
+
+  /** ~/annotations from the result message just published (no pixel work, so right after it). */
+  annotate(sent: PublishedResult | undefined, width: number, height: number): void {
+    this.annotations?.offer(sent, width, height);
+  }
+
+  /** `latencyMs`: from the image stamp to the publication of this frame's results. */
+  show(frame: Frame, result: PipelineResult, header: RosHeader, latencyMs: number): void {
+    this.figures.add(performance.now(), latencyMs);
+    if (result.task === 'semantic') {
+      this.color?.offer(
+        frame,
+        result.map,
+        header,
+        this.pipeline.frameOptions.segmentationColorOpacity,
+      );
+    }
+    const manifest = this.pipeline.model.manifest;
+    this.stream.offer(
+      frame,
+      () => ({
+        ...resultAnnotation(result, manifest, frame.width, frame.height),
+        badge: this.figures.badge(this.processor()),
+      }),
+      header,
+    );
+  }
+
+  /**
+   * Where the models run now: read again when the pipeline's models were replaced (the CPU after
+   * the accelerator failed, see acceleratorRecovery.ts), so the badge never claims the HTP.
+   */
+  private processor(): string {
+    const model = this.pipeline.model;
+    if (this.processorOf?.model !== model) {
+      this.processorOf = {
+        model,
+        label: processorsLabel(this.pipeline.models.map((m) => m.providerReport.nodesByProvider)),
+      };
+    }
+    return this.processorOf.label;
+  }
+
+  /** Resolves when nothing is being drawn (deactivate waits for it). */
+  idle(): Promise<void> {
+    return this.stream.idle();
+  }
+
+  destroy(): void {
+    this.output.destroy();
+    this.color?.destroy();
+    this.annotations?.destroy();
+  }
+}

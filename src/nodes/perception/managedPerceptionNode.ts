@@ -1,0 +1,509 @@
+import type * as Rclnodejs from 'rclnodejs';
+import { ConfigError } from '../../core/configError';
+import { nativeAddon } from '../../engine/nativeAddon';
+import {
+  depthSettings,
+  DepthSettings,
+  frameOptions,
+  PERCEPTION_PARAMETERS,
+  PerceptionConfig,
+  parsePerceptionConfig,
+} from '../../config/perceptionConfig';
+import type { ParameterValue } from '../../core/parameterSpec';
+import { PerceptionPipeline, Task } from '../../pipeline/perceptionPipeline';
+import type { Precision } from '../../pipeline/runtimeChoices';
+import { checksumMismatchMessage, modelChecksum } from '../../pipeline/verifyModelChecksum';
+import type { ModelManifest } from '../../config/modelManifest';
+import type { CameraHub, CameraLease } from '../../ros/cameraHub';
+import type { DepthHub, DepthLease } from '../../ros/depthHub';
+import {
+  declareDescribedParameters,
+  gateParameterChanges,
+} from '../../ros/declareDescribedParameters';
+import { DiagnosticsPublisher } from '../../ros/diagnosticsPublisher';
+import { ManagedNode, PrimaryState } from '../../ros/managedNode';
+import { ThrottledLog } from '../../ros/throttledLog';
+import { collectGarbage } from '../../util/collectGarbage';
+import { LatencyClock } from '../../ros/latencyClock';
+import { AcceleratorRecovery, type AcceleratorPolicy } from './acceleratorRecovery';
+import { FrameOutputs, FrameRunnerHost, FrameWork, runFrames } from './frameRunner';
+import { LatestFrameMailbox } from './latestFrameMailbox';
+import { nodeDiagnostics } from './nodeDiagnostics';
+import { NodeStats } from './nodeStats';
+import { OperatorView } from '../operator/operatorView';
+import type { PipelineRegistry } from './pipelineRegistry';
+import { SpatialOutputs } from './spatialOutputs';
+import { type StaleInput, StaleInputs, type WatchedInput } from './staleInputs';
+import { TaskPublishers } from './taskPublishers';
+import { withFields } from '../../core/withFields';
+
+/** What the nodes of one process share: rclnodejs, the camera subscriptions, each other. */
+export interface PerceptionProcess {
+  readonly rcl: typeof Rclnodejs;
+  readonly cameras: CameraHub;
+  readonly depths: DepthHub;
+  readonly pipelines: PipelineRegistry;
+}
+
+/** Configured state: everything configure made and cleanup frees. */
+interface Configured extends FrameOutputs {
+  /** What the node does when its engine fails mid-run (on_accelerator_failure). */
+  readonly recovery: AcceleratorRecovery;
+}
+
+/** Active state: everything activate started and deactivate stops. */
+interface Active {
+  readonly mailbox: LatestFrameMailbox<FrameWork>;
+  readonly loop: Promise<void>;
+  readonly lease: CameraLease | undefined;
+  readonly unfollow: (() => void) | undefined;
+  readonly depth: DepthLease | undefined;
+  /** The input topics' silence (input_timeout_s), checked on the diagnostics tick. */
+  readonly inputs: StaleInputs;
+}
+
+const SESSION_HINT = 'deactivate the node, set it, then cleanup and configure again';
+
+/**
+ * Why an `unconfigured` parameter waits for cleanup: the loaded models were checked (manifest,
+ * checksum, task) as they were named; changing the name under a configured node would leave the
+ * value saying one file while another one runs, until the next configure.
+ */
+function unconfiguredOnlyReason(name: string): string {
+  const why =
+    name === 'allow_model_mismatch' ? 'decides which model files may load' : 'names a file';
+  return `${name} ${why}: change it while unconfigured (cleanup first)`;
+}
+
+/**
+ * A managed perception node: camera (or a detection pipeline's results) -> latest-frame mailbox ->
+ * model pipeline (CPU or HTP) -> result messages with the image's header, plus the annotated
+ * picture while someone watches and diagnostics at 1 Hz.
+ *  - configure: parameters checked, models loaded (sessions, EP context cache), publishers made;
+ *  - activate: input subscribed, frames flow, the power vote follows the runs;
+ *  - deactivate: input released, the frame in flight finishes, the vote is released;
+ *  - cleanup: sessions and publishers freed; shutdown: from any state.
+ * Per-frame parameters apply from the next frame; session parameters are refused while active;
+ * parameters that name files (model, person_detector, context_cache) only change unconfigured.
+ */
+export class PerceptionNode {
+  readonly managed: ManagedNode;
+  private values: Record<string, ParameterValue>;
+  private configured: Configured | undefined;
+  private active: Active | undefined;
+  private configureError = '';
+  private droppedBefore = 0;
+  private readonly stats = new NodeStats();
+  private readonly latencyClock: LatencyClock;
+  private readonly warnings: ThrottledLog;
+  private readonly notices: ThrottledLog;
+  private readonly diagnostics: DiagnosticsPublisher;
+  private warnedUndrawable = false;
+  /** depth_* frame parameters, as of the last configure or change. */
+  private depthNow: DepthSettings | undefined;
+
+  /** The node's name after remapping (`-r __node:=...`): what person_source refers to. */
+  readonly name: string;
+
+  constructor(
+    private readonly ctx: PerceptionProcess,
+    name: string,
+    private readonly requiredTask?: Task,
+  ) {
+    const rcl = ctx.rcl;
+    this.managed = new ManagedNode(
+      rcl,
+      name,
+      {
+        onConfigure: () => this.onConfigure(),
+        onActivate: () => this.onActivate(),
+        onDeactivate: () => this.onDeactivate(),
+        onCleanup: () => this.onCleanup(),
+        onShutdown: (from) => this.onShutdown(from),
+      },
+      (line) => this.node.getLogger().error(line),
+      (line) => this.node.getLogger().warn(line),
+    );
+    this.values = declareDescribedParameters(rcl, this.node, PERCEPTION_PARAMETERS);
+    gateParameterChanges(
+      rcl,
+      this.node,
+      PERCEPTION_PARAMETERS,
+      (changes) => this.parameterProblem(changes),
+      (changes) => this.applyParameters(changes),
+    );
+    this.name = this.node.name();
+    this.latencyClock = new LatencyClock(this.node);
+    this.warnings = new ThrottledLog((l) => this.node.getLogger().warn(l));
+    // Three lines per period: a camera swapped twice in a few seconds is logged whole; a source
+    // whose format changes every frame is counted.
+    this.notices = new ThrottledLog((l) => this.node.getLogger().info(l), { burst: 3 });
+    ctx.pipelines.register(this.name);
+    this.diagnostics = new DiagnosticsPublisher(rcl, this.node, () =>
+      nodeDiagnostics({
+        inputTimeoutS: this.inputTimeoutS,
+        staleInputs: this.checkInputs(),
+        state: this.managed.state,
+        transition: this.managed.transitionInProgress,
+        configureError: this.configureError,
+        model: String(this.values.model),
+        requestedProvider: this.values.provider === 'htp' ? 'htp' : 'cpu',
+        input: this.active?.lease?.topic ?? this.inputName(),
+        pipeline: this.configured?.pipeline,
+        engine: this.configured?.recovery.stats,
+        onAcceleratorFailure: String(this.values.on_accelerator_failure),
+        intake: this.active?.lease?.counters,
+        droppedStale: this.droppedBefore + (this.active?.mailbox.dropped ?? 0),
+        stats: this.stats,
+        view: this.configured?.view.stats,
+        depth: this.configured?.spatial && {
+          depthTopic: this.active?.depth?.depthTopic ?? 'depth',
+          cameraInfoTopic: this.active?.depth?.cameraInfoTopic ?? 'camera_info',
+          counters: this.active?.depth?.counters,
+          spatial: this.configured.spatial.stats,
+        },
+        memory: process.memoryUsage(),
+        malloc: nativeAddon().mallocUsage(),
+      }),
+    );
+  }
+
+  get node(): Rclnodejs.lifecycle.LifecycleNode {
+    return this.managed.node;
+  }
+
+  get state(): PrimaryState {
+    return this.managed.state;
+  }
+
+  /** The `autostart` parameter: configure and activate right after start. */
+  get autostart(): boolean {
+    return this.values.autostart === true;
+  }
+
+  private get inputTimeoutS(): number {
+    return Number(this.values.input_timeout_s);
+  }
+
+  /**
+   * The inputs silent for input_timeout_s now; logs once when one goes stale and once when it
+   * resumes (this runs on the 1 Hz diagnostics tick, not per frame).
+   */
+  private checkInputs(): readonly StaleInput[] {
+    const inputs = this.active?.inputs;
+    if (!inputs) return [];
+    const { stale, wentStale, resumed } = inputs.update(performance.now(), this.inputTimeoutS);
+    const log = this.node.getLogger();
+    for (const r of resumed) {
+      log.info(`${r.what} on ${r.topic} again after up to ${r.silentS.toFixed(1)} s of silence`);
+    }
+    for (const w of wentStale) {
+      log.warn(`${StaleInputs.message(w)} (input_timeout_s ${this.inputTimeoutS})`);
+    }
+    return stale;
+  }
+
+  private inputName(): string {
+    const source = String(this.values.person_source ?? '');
+    return source ? `pipeline ${source}` : '';
+  }
+
+  // ---- parameters -------------------------------------------------------------------------
+
+  private parameterProblem(changes: Readonly<Record<string, ParameterValue>>): string {
+    const busy = this.managed.state === 'active' || this.managed.transitionInProgress;
+    const configured = this.managed.state !== 'unconfigured' || this.managed.transitionInProgress;
+    for (const name of Object.keys(changes)) {
+      const spec = (PERCEPTION_PARAMETERS as Record<string, { kind: string }>)[name];
+      if (spec?.kind === 'unconfigured' && configured) return unconfiguredOnlyReason(name);
+      if (spec?.kind === 'session' && busy) {
+        return `${name} needs new sessions and cannot change while the node is active: ${SESSION_HINT}`;
+      }
+    }
+    let next: PerceptionConfig;
+    try {
+      next = parsePerceptionConfig({ ...this.values, ...changes }, `${this.name} parameters`);
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+    return this.configured?.pipeline.frameOptionsProblem(frameOptions(next)) ?? '';
+  }
+
+  private applyParameters(changes: Readonly<Record<string, ParameterValue>>): void {
+    this.values = { ...this.values, ...changes };
+    // Session values stay those of the loaded models until the next configure; the pipeline
+    // holds the per-frame ones.
+    const next = parsePerceptionConfig(this.values, `${this.name} parameters`);
+    this.configured?.pipeline.setFrameOptions(frameOptions(next));
+    this.depthNow = depthSettings(next);
+  }
+
+  // ---- lifecycle --------------------------------------------------------------------------
+
+  private async onConfigure(): Promise<void> {
+    try {
+      const config = parsePerceptionConfig(this.values, `${this.name} parameters`);
+      if (config.person_source && !this.ctx.pipelines.has(config.person_source)) {
+        throw new ConfigError(
+          `person_source '${config.person_source}' is not a pipeline of this process (${this.ctx.pipelines.all.join(', ')})`,
+        );
+      }
+      const pipeline = await PerceptionPipeline.load(
+        config,
+        frameOptions(config),
+        this.requiredTask,
+      );
+      const rcl = this.ctx.rcl;
+      const outputs = new TaskPublishers(rcl, this.node, pipeline.task);
+      const view = new OperatorView(rcl, this.node, pipeline, (encoding) =>
+        this.warnUndrawable(encoding),
+      );
+      const manifest = pipeline.model.manifest;
+      // LabelInfo.threshold: the least score published; while tracking, a low detection that
+      // continues a track is.
+      outputs.publishLabels(
+        manifest.classNames,
+        config.tracking ? config.track_low_threshold : config.score_threshold,
+      );
+      const limbs = pipeline.model.keypoints.skeleton.limbs;
+      const spatial = config.depth
+        ? new SpatialOutputs(rcl, this.node, pipeline.task === 'pose', {
+            classNames: manifest.classNames,
+            skeleton: limbs,
+            lifetimeS: 0.5,
+            ns: this.name,
+          })
+        : undefined;
+      this.depthNow = depthSettings(config);
+      const recovery = this.acceleratorRecovery(pipeline, config);
+      this.configured = { config, pipeline, outputs, view, spatial, recovery };
+      this.configureError = '';
+      this.stats.clearTimings();
+      this.logPlacement(pipeline, config);
+    } catch (e) {
+      this.configureError = e instanceof Error ? e.message : String(e);
+      throw e;
+    }
+  }
+
+  private logPlacement(pipeline: PerceptionPipeline, c: PerceptionConfig): void {
+    const log = this.node.getLogger();
+    for (const m of pipeline.models) {
+      const r = m.providerReport;
+      const role = m === pipeline.model ? 'model' : 'person detector';
+      this.logChecksum(role, m.manifest, c.precision);
+      log.info(
+        `${role} ${m.name} (${c.precision}) on ${c.provider}${r.modelSource === 'context_cache' ? ` from the compiled context binary ${m.session.options.htp.context_cache ?? ''}` : ''}: nodes by provider ${JSON.stringify(r.nodesByProvider)}${r.note ? ` (${r.note})` : ''}`,
+      );
+      if (c.precision === 'int8') {
+        const f = m.inputFeed;
+        log.info(
+          f.fed === 'quantized'
+            ? `${m.name}: input fed as ${f.type} (scale ${f.scale}, zero point ${f.zeroPoint}), in place of ${f.removedNode}`
+            : `${m.name}: input fed as float (${f.reason})`,
+        );
+      }
+      if (m === pipeline.model && m.keypoints.note) log.warn(m.keypoints.note);
+      if (r.cpuInt8Saturates) {
+        log.warn(
+          `${m.name}: INT8 on CPU kernels that saturate on this CPU (no VNNI); accuracy suffers`,
+        );
+      }
+    }
+  }
+
+  /** One line per model file: verified, unverified (no checksum recorded) or let through. */
+  private logChecksum(role: string, manifest: ModelManifest, precision: Precision): void {
+    // Cached by the load's own check: no second read of the file.
+    const c = modelChecksum(manifest, precision);
+    const log = this.node.getLogger();
+    if (c?.state === 'unrecorded') {
+      log.info(
+        `${role} ${manifest.name}: ${c.file} is unverified (${manifest.manifestPath} records no files.sha256.${precision})`,
+      );
+    } else if (c?.state === 'verified') {
+      log.info(`${role} ${manifest.name}: ${c.file} matches its manifest's SHA-256`);
+    } else if (c?.state === 'mismatch') {
+      log.warn(
+        `${role} ${manifest.name} loaded because allow_model_mismatch is true: ${checksumMismatchMessage(manifest, precision, c)}`,
+      );
+    }
+  }
+
+  /**
+   * The camera-to-node hand-over: every frame the camera hub takes for this node (ImageIntake's
+   * raw view or decoded JPEG) and every frame a followed detector hands on with its persons enters
+   * here, on the executor's thread, and waits in the newest-frame mailbox that runFrames takes
+   * from. A frame still waiting when the next arrives is dropped and counted by the mailbox.
+   */
+  private handOverFrame(
+    mailbox: LatestFrameMailbox<FrameWork>,
+    work: Omit<FrameWork, 'postedAt'>,
+  ): void {
+    this.stats.received++;
+    mailbox.post(withFields(work, { postedAt: performance.now() }));
+  }
+
+  private async onActivate(): Promise<void> {
+    const c = this.configured;
+    if (!c) throw new Error('activate before configure');
+    c.pipeline.resetTracking();
+    c.recovery.resume();
+    const mailbox = new LatestFrameMailbox<FrameWork>();
+    const post = (w: Omit<FrameWork, 'postedAt'>): void => this.handOverFrame(mailbox, w);
+    const source = c.config.person_source;
+    const lease = source
+      ? undefined
+      : this.ctx.cameras.attach(
+          this.node,
+          {
+            topic: c.config.input_transport === 'raw' ? 'image' : 'image/compressed',
+            transport: c.config.input_transport,
+            qos: c.config.input_qos,
+          },
+          (frame) => post({ frame }),
+        );
+    const unfollow = source
+      ? this.ctx.pipelines.follow(source, (d) => post({ frame: d.frame, persons: d.persons }))
+      : undefined;
+    const depth = c.spatial
+      ? this.ctx.depths.attach(this.node, {
+          depthTopic: 'depth',
+          cameraInfoTopic: 'camera_info',
+          qos: c.config.input_qos,
+        })
+      : undefined;
+    const watched: WatchedInput[] = [];
+    if (lease) {
+      watched.push({
+        what: c.config.input_transport === 'raw' ? 'image' : 'compressed image',
+        topic: lease.topic,
+        lastReceivedAt: () => lease.counters.lastReceivedAt,
+      });
+    }
+    if (depth) {
+      watched.push(
+        {
+          what: 'depth image',
+          topic: depth.depthTopic,
+          lastReceivedAt: () => depth.counters.depthLastReceivedAt,
+        },
+        {
+          what: 'CameraInfo',
+          topic: depth.cameraInfoTopic,
+          lastReceivedAt: () => depth.counters.cameraInfoLastReceivedAt,
+        },
+      );
+    }
+    this.active = {
+      mailbox,
+      loop: runFrames(mailbox, c, this.frameHost(c)),
+      lease,
+      unfollow,
+      depth,
+      inputs: new StaleInputs(watched, performance.now()),
+    };
+  }
+
+  private async onDeactivate(): Promise<void> {
+    const a = this.active;
+    if (!a) return;
+    a.lease?.release();
+    a.unfollow?.();
+    a.depth?.release();
+    a.mailbox.close();
+    // The frame in flight finishes and is published (or passes its deadline); nothing new is taken.
+    await a.loop;
+    this.droppedBefore += a.mailbox.dropped;
+    this.active = undefined;
+    const c = this.configured;
+    await c?.recovery.pause();
+    await c?.view.idle();
+    for (const m of c?.pipeline.models ?? []) m.session.releasePower();
+  }
+
+  private async onCleanup(): Promise<void> {
+    const c = this.configured;
+    if (!c) return;
+    this.configured = undefined;
+    c.pipeline.dispose();
+    c.outputs.destroy();
+    c.view.destroy();
+    c.spatial?.destroy();
+    collectGarbage();
+  }
+
+  private async onShutdown(from: PrimaryState): Promise<void> {
+    try {
+      if (from === 'active') await this.onDeactivate();
+      if (from === 'active' || from === 'inactive') await this.onCleanup();
+    } catch (e) {
+      // Shutdown must reach finalized; what could not be freed is said once.
+      this.node.getLogger().error(`shutdown: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** Stops and frees whatever the current state holds (process exit). */
+  async stop(): Promise<void> {
+    if (this.managed.state !== 'finalized') await this.managed.transition('shutdown');
+  }
+
+  destroy(): void {
+    this.diagnostics.destroy();
+    this.node.destroy();
+  }
+
+  /** What the frame path (frameRunner.ts) asks of this node; depth is read per frame. */
+  private frameHost(c: Configured): FrameRunnerHost {
+    return {
+      node: this.node,
+      clock: this.latencyClock,
+      name: this.name,
+      stats: this.stats,
+      warnings: this.warnings,
+      notices: this.notices,
+      pipelines: this.ctx.pipelines,
+      depth: () => {
+        const lease = this.active?.depth;
+        return lease && this.depthNow ? { lease, settings: this.depthNow } : undefined;
+      },
+      recovery: c.recovery,
+      runDeadlineMs: () => Number(this.values.run_deadline_ms),
+    };
+  }
+
+  private acceleratorRecovery(
+    pipeline: PerceptionPipeline,
+    config: PerceptionConfig,
+  ): AcceleratorRecovery {
+    const log = this.node.getLogger();
+    return new AcceleratorRecovery(pipeline, {
+      policy: () => this.values.on_accelerator_failure as AcceleratorPolicy,
+      configuredProvider: config.provider,
+      log: {
+        error: (l) => log.error(l),
+        warn: (l) => log.warn(l),
+        info: (l) => log.info(l),
+      },
+      deactivate: () => {
+        void this.managed.transition('deactivate').then((o) => {
+          if (!o.ok) log.error(`on_accelerator_failure stop: deactivate failed: ${o.reason}`);
+        });
+      },
+      report: () => this.diagnostics.publish(),
+      now: () => performance.now(),
+      setTimer: (fn, ms) => {
+        const t = setTimeout(fn, ms);
+        return () => clearTimeout(t);
+      },
+    });
+  }
+
+  private warnUndrawable(encoding: string): void {
+    // Results were published; only the picture for operators is skipped.
+    if (!this.warnedUndrawable) {
+      this.node.getLogger().warn(`no annotated image for ${encoding} input yet`);
+    }
+    this.warnedUndrawable = true;
+  }
+}

@@ -1,0 +1,260 @@
+import type { ArenaUsage, MallocUsage } from '../../core/memoryUsage';
+import type { PerceptionPipeline } from '../../pipeline/perceptionPipeline';
+import type { RecoveryStats } from './acceleratorRecovery';
+import { DIAG_ERROR, DIAG_OK, DIAG_WARN, DiagnosticReport } from '../../ros/diagnosticsPublisher';
+import type { DepthCounters } from '../../ros/depthIntake';
+import type { IntakeCounters } from '../../ros/imageIntake';
+import type { PrimaryState } from '../../ros/managedNode';
+import { type NodeStats, STAGES } from './nodeStats';
+import type { OperatorViewStats } from '../operator/operatorView';
+import type { SpatialStats } from './spatialOutputs';
+import { type StaleInput, StaleInputs } from './staleInputs';
+
+/** A node with `depth: true`: its depth input and what its 3D outputs did. */
+export interface DepthDiagnostics {
+  readonly depthTopic: string;
+  readonly cameraInfoTopic: string;
+  readonly counters: DepthCounters | undefined;
+  readonly spatial: SpatialStats;
+}
+
+export interface NodeDiagnosticsInput {
+  readonly state: PrimaryState;
+  readonly transition: string | undefined;
+  /** Reason of the last failed configure, shown while unconfigured. */
+  readonly configureError: string;
+  readonly model: string;
+  readonly requestedProvider: 'cpu' | 'htp';
+  /** Where frames come from: a topic, or `pipeline <name>` for a person source. */
+  readonly input: string;
+  readonly pipeline: PerceptionPipeline | undefined;
+  /** The engine's health and what on_accelerator_failure did (configured nodes). */
+  readonly engine: RecoveryStats | undefined;
+  readonly onAcceleratorFailure: string;
+  readonly intake: IntakeCounters | undefined;
+  readonly droppedStale: number;
+  readonly stats: NodeStats;
+  readonly view: OperatorViewStats | undefined;
+  readonly depth: DepthDiagnostics | undefined;
+  /** input_timeout_s now (0: the check is off). */
+  readonly inputTimeoutS: number;
+  /** Input topics silent for input_timeout_s (StaleInputs), image first. */
+  readonly staleInputs: readonly StaleInput[];
+  /** The process's memory (process.memoryUsage()): shared by the nodes of a container. */
+  readonly memory: NodeJS.MemoryUsage;
+  /** What glibc's malloc holds for the process (the addon's mallocUsage()); null off glibc. */
+  readonly malloc: MallocUsage | null;
+}
+
+/** Summed over the node's models; empty until every model has run once. */
+export function arenaValues(arenas: readonly (ArenaUsage | null)[]): Record<string, string> {
+  const known = arenas.filter((a): a is ArenaUsage => a !== null);
+  if (known.length === 0 || known.length < arenas.length) {
+    return { engine_arena_reserved_mb: '', engine_arena_peak_mb: '', engine_arena_extensions: '' };
+  }
+  const sum = (f: (a: ArenaUsage) => number): number => known.reduce((t, a) => t + f(a), 0);
+  return {
+    engine_arena_reserved_mb: mb(sum((a) => a.reservedBytes)),
+    engine_arena_peak_mb: mb(sum((a) => a.peakInUseBytes)),
+    engine_arena_extensions: String(sum((a) => a.extensions)),
+  };
+}
+
+const ms = (v: number): string => (Number.isFinite(v) ? v.toFixed(2) : '');
+const mb = (bytes: number): string => (bytes / (1024 * 1024)).toFixed(1);
+
+/**
+ * One DiagnosticStatus per node, at 1 Hz: what a teleop operator or a health monitor needs to know
+ * without a shell: lifecycle state, rates, drops, bad frames by reason, stage latencies, where each
+ * model runs (node counts from ONNX Runtime), the power vote and errors by kind.
+ */
+export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
+  const { stats, pipeline } = d;
+  const { inputHz, outputHz } = stats.rates();
+  const models = pipeline?.models ?? [];
+  const power = pipeline?.model.session.power;
+  const placement = Object.fromEntries(
+    models.map((m) => [m.name, m.providerReport.nodesByProvider]),
+  );
+  const values: Record<string, string | number> = {
+    lifecycle_state: d.transition ? `${d.state} (${d.transition} in progress)` : d.state,
+    model: pipeline?.name ?? d.model,
+    requested_provider: d.requestedProvider,
+    // Where the models run now: the CPU after on_accelerator_failure cpu took over.
+    running_provider: pipeline?.provider ?? '',
+    // What the annotated image's badge says: the same words for the operator and the monitor.
+    processor: d.view?.processor ?? '',
+    engine_state: d.engine?.state ?? '',
+    engine_failures: d.engine?.failures ?? 0,
+    engine_recoveries: d.engine?.recoveries ?? 0,
+    last_engine_failure: d.engine?.lastFailure ?? '',
+    dropped_engine_down: d.engine?.droppedWhileBroken ?? 0,
+    on_accelerator_failure: d.onAcceleratorFailure,
+    nodes_by_provider: JSON.stringify(placement),
+    // onnx (graph compiled at configure) or context_cache (an ahead-of-time compiled binary).
+    model_source: JSON.stringify(
+      Object.fromEntries(models.map((m) => [m.name, m.providerReport.modelSource])),
+    ),
+    cpu_int8_kernels: pipeline?.model.providerReport.cpuInt8Kernels ?? '',
+    input: d.input,
+    input_hz: inputHz.toFixed(2),
+    output_hz: outputHz.toFixed(2),
+    received: stats.received,
+    processed: stats.processed,
+    published: stats.published,
+    dropped_stale: d.droppedStale,
+    // The newest frame's size and encoding, and how often they changed (each change re-plans the
+    // preprocessing on that frame and restarts tracking).
+    input_format: stats.inputFormat,
+    input_format_changes: stats.inputFormatChanges,
+    input_timeout_s: d.inputTimeoutS,
+    stale_inputs: d.staleInputs.map((s) => s.topic).join(', '),
+    // Live tracks (tracking on): tracked = matched this frame, lost = kept for `track_buffer`
+    // frames, tentative = seen once, not yet published. Empty when tracking is off.
+    tracks_tracked: pipeline?.trackCounts?.tracked ?? '',
+    tracks_lost: pipeline?.trackCounts?.lost ?? '',
+    tracks_tentative: pipeline?.trackCounts?.tentative ?? '',
+    // direct: each frame copied once out of DDS (our rclnodejs patch); serialized: rmw's two.
+    intake_take: d.intake?.take ?? '',
+    bad_frames: d.intake?.rejected ?? 0,
+    bad_frames_by_reason: JSON.stringify(d.intake?.rejectedByCode ?? {}),
+    errors: stats.failed,
+    errors_by_kind: JSON.stringify(Object.fromEntries(stats.errorsByKind)),
+    last_error: stats.lastFailure,
+    power_state: power?.state ?? 'released',
+    power_votes_up: power?.votesUp ?? 0,
+    power_vote_failures: power?.voteFailures ?? 0,
+    annotated_rendered: d.view?.annotated.rendered ?? 0,
+    annotated_skipped: d.view?.annotated.skipped ?? 0,
+    annotated_unwatched: d.view?.annotated.unwatched ?? 0,
+    annotated_rate_limited: d.view?.annotated.rateLimited ?? 0,
+    annotated_failed: d.view?.annotated.failed ?? 0,
+    segmentation_color_published: d.view?.segmentationColor?.published ?? 0,
+    segmentation_color_unwatched: d.view?.segmentationColor?.unwatched ?? 0,
+    annotations_published: d.view?.annotations?.published ?? 0,
+    annotations_unwatched: d.view?.annotations?.unwatched ?? 0,
+    ...(d.depth ? depthValues(d.depth) : {}),
+    // Whole process: RSS, V8's heap, and buffers outside it (camera frames, tensors handed to JS).
+    process_rss_mb: mb(d.memory.rss),
+    process_js_heap_mb: mb(d.memory.heapTotal),
+    process_array_buffers_mb: mb(d.memory.arrayBuffers),
+    // Native memory by what holds it: in use, freed but kept by malloc, large blocks in mappings
+    // of their own; and this node's ONNX Runtime arenas (reserved, most ever in use at once).
+    process_malloc_in_use_mb: d.malloc ? mb(d.malloc.inUseBytes) : '',
+    process_malloc_free_mb: d.malloc ? mb(d.malloc.freeBytes) : '',
+    process_malloc_mmapped_mb: d.malloc ? mb(d.malloc.mmappedBytes) : '',
+    ...arenaValues(models.map((m) => m.session.arenaUsage)),
+  };
+  // Over the last frames (NodeStats' window): what `npm run bench:e2e` reads per stage.
+  for (const stage of STAGES) {
+    values[`${stage}_ms_p50`] = ms(stats.percentile(stage, 50));
+    values[`${stage}_ms_p95`] = ms(stats.percentile(stage, 95));
+  }
+
+  let level = DIAG_OK;
+  let message = `${outputHz.toFixed(1)} fps`;
+  if (d.state === 'unconfigured') {
+    level = d.configureError ? DIAG_ERROR : DIAG_WARN;
+    message = d.configureError ? `configure failed: ${d.configureError}` : 'unconfigured';
+  } else if (d.engine?.state === 'stopped') {
+    level = DIAG_ERROR;
+    message = `${d.state}: ${d.engine.failedProvider} failed (${d.engine.lastFailure}); on_accelerator_failure stop`;
+  } else if (d.state !== 'active') {
+    message = d.state;
+  } else if (d.engine && d.engine.state !== 'ok' && d.engine.state !== 'probing') {
+    level = DIAG_ERROR;
+    message = engineDownMessage(d.engine, d.onAcceleratorFailure);
+  } else {
+    const warnings = activeWarnings(d);
+    if (warnings.length > 0) {
+      level = DIAG_WARN;
+      message = warnings.join('; ');
+    }
+  }
+  return { level, message, values };
+}
+
+/**
+ * Why an active node is not OK, most urgent first, every reason (a silent camera must not hide
+ * behind the HTP fallback every board with a CPU decode tail reports, nor the reverse).
+ */
+function activeWarnings(d: NodeDiagnosticsInput): string[] {
+  const out: string[] = [];
+  const models = d.pipeline?.models ?? [];
+  const fallback = models.find(
+    (m) => d.requestedProvider === 'htp' && !m.providerReport.fullyAccelerated,
+  );
+  if (d.intake && d.intake.incompatiblePublishers.length > 0) {
+    out.push(`incompatible publisher: ${d.intake.incompatiblePublishers[0]}`);
+  }
+  if (d.staleInputs.length > 0) {
+    const stale = d.staleInputs.map(StaleInputs.message).join('; ');
+    // Colour frames still come, without depth or CameraInfo: say what that costs. (With the
+    // camera silent, the last frame's reason for no depth is old news.)
+    const colourFlows = !d.staleInputs.some((s) => s.topic === d.input);
+    out.push(
+      d.depth?.spatial.lastMissing && colourFlows ? `${stale}: results go out in 2D only` : stale,
+    );
+  } else if (d.depth?.spatial.lastMissing) {
+    out.push(
+      `${NO_DEPTH_MESSAGE[d.depth.spatial.lastMissing](d.depth)}: results go out in 2D only`,
+    );
+  }
+  const onCpu = d.requestedProvider === 'htp' && d.pipeline?.provider === 'cpu';
+  if (onCpu) out.push(cpuFallbackMessage(d.engine));
+  if (fallback && !onCpu) {
+    out.push(
+      `HTP requested but ${fallback.providerReport.cpuNodes.length} graph nodes of ${fallback.name} run on the CPU`,
+    );
+  }
+  if (models.some((m) => m.providerReport.cpuInt8Saturates)) {
+    out.push('INT8 runs on CPU kernels that saturate on this CPU (no VNNI): accuracy suffers');
+  }
+  return out;
+}
+
+/** ERROR while the engine is broken: the provider, the failure, what happens next. */
+function engineDownMessage(e: RecoveryStats, policy: string): string {
+  const next =
+    e.state === 'reloading'
+      ? 're-creating the sessions'
+      : e.nextAttemptInS !== undefined
+        ? `re-creating the sessions in ${e.nextAttemptInS.toFixed(1)} s`
+        : 'waiting';
+  return `engine failed on ${e.failedProvider}: ${e.lastFailure}; on_accelerator_failure ${policy}: ${next}`;
+}
+
+/** WARN while the CPU runs what the accelerator failed at (on_accelerator_failure cpu). */
+function cpuFallbackMessage(e: RecoveryStats | undefined): string {
+  return `running on the CPU since the htp failed (on_accelerator_failure cpu; last failure: ${e?.lastFailure ?? ''})`;
+}
+
+const NO_DEPTH_MESSAGE: Readonly<
+  Record<NonNullable<SpatialStats['lastMissing']>, (d: DepthDiagnostics) => string>
+> = {
+  no_camera_info: (d) => `no CameraInfo on ${d.cameraInfoTopic}`,
+  bad_camera_info: (d) =>
+    `unusable CameraInfo on ${d.cameraInfoTopic} (${d.counters?.lastError ?? ''})`,
+  no_depth_yet: (d) => `no depth image on ${d.depthTopic}`,
+  no_depth_in_slop: (d) =>
+    `no depth image on ${d.depthTopic} within depth_slop_ms of the colour frames`,
+};
+
+function depthValues(d: DepthDiagnostics): Record<string, string | number> {
+  return {
+    depth_input: d.depthTopic,
+    camera_info_input: d.cameraInfoTopic,
+    depth_received: d.counters?.depthReceived ?? 0,
+    depth_bad_frames: d.counters?.depthRejected ?? 0,
+    depth_bad_frames_by_reason: JSON.stringify(d.counters?.depthRejectedByCode ?? {}),
+    camera_info_received: d.counters?.cameraInfoReceived ?? 0,
+    camera_info_bad: d.counters?.cameraInfoRejected ?? 0,
+    camera_info_bad_by_reason: JSON.stringify(d.counters?.cameraInfoRejectedByCode ?? {}),
+    frames_with_depth: d.spatial.framesWithDepth,
+    frames_without_depth: Object.values(d.spatial.framesWithoutDepth).reduce((a, b) => a + b, 0),
+    frames_without_depth_by_reason: JSON.stringify(d.spatial.framesWithoutDepth),
+    detections_without_depth: d.spatial.detectionsWithoutDepth,
+    markers_published: d.spatial.markers.published,
+    markers_unwatched: d.spatial.markers.unwatched,
+  };
+}

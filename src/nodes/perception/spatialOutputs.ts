@@ -1,0 +1,125 @@
+import type * as Rclnodejs from 'rclnodejs';
+import type { PipelineResult } from '../../core/pipelineResult';
+import { placeResult, SpatialOptions } from '../../depth/placeResult';
+import type { DepthLease } from '../../ros/depthHub';
+import type { NoDepthReason } from '../../ros/depthIntake';
+import { createOutputPublisher, RESULT_QOS } from '../../ros/publisherQos';
+import type { RosHeader } from '../../ros/rosHeader';
+import { encodeDetection3DArray, encodePersonPose3DArray } from '../../ros/codecs/spatialCodec';
+import { MarkerStyle, spatialMarkers } from '../../ros/spatialMarkers';
+import { detection3DArray, personPose3DArray } from '../../ros/spatialMessages';
+import { WatchedPublisher, WatchedPublisherStats } from '../../ros/watchedPublisher';
+
+export interface SpatialStats {
+  readonly framesWithDepth: number;
+  readonly framesWithoutDepth: Readonly<Partial<Record<NoDepthReason, number>>>;
+  /** 2D detections left out of ~/detections_3d for want of valid depth. */
+  readonly detectionsWithoutDepth: number;
+  readonly markers: WatchedPublisherStats;
+  /** Why the latest frame got no 3D result; undefined when it got one. */
+  readonly lastMissing: NoDepthReason | undefined;
+}
+
+/**
+ * The 3D outputs of a node with `depth: true`, each message carrying the colour image's header:
+ *  - ~/detections_3d (vision_msgs/Detection3DArray) for detection, segmentation and pose models;
+ *  - ~/poses_3d (htp_perception/PersonPose3DArray) for pose models;
+ *  - ~/markers (visualization_msgs/MarkerArray), only while subscribed.
+ * A frame without paired depth or CameraInfo gets no 3D messages (its 2D ones already went out)
+ * and is counted by reason.
+ */
+export class SpatialOutputs {
+  private readonly detections: Rclnodejs.Publisher<'vision_msgs/msg/Detection3DArray'>;
+  private readonly poses: Rclnodejs.Publisher<'htp_perception/msg/PersonPose3DArray'> | undefined;
+  private readonly markers: WatchedPublisher<'visualization_msgs/msg/MarkerArray'>;
+  private withDepth = 0;
+  private readonly without: Partial<Record<NoDepthReason, number>> = {};
+  private detectionsWithoutDepth = 0;
+  private lastMissing: NoDepthReason | undefined;
+
+  constructor(
+    rcl: typeof Rclnodejs,
+    private readonly node: Rclnodejs.Node,
+    withPoses: boolean,
+    private readonly style: MarkerStyle,
+  ) {
+    this.detections = createOutputPublisher(
+      rcl,
+      node,
+      'vision_msgs/msg/Detection3DArray',
+      '~/detections_3d',
+      RESULT_QOS,
+    );
+    this.poses = withPoses
+      ? createOutputPublisher(
+          rcl,
+          node,
+          'htp_perception/msg/PersonPose3DArray',
+          '~/poses_3d',
+          RESULT_QOS,
+        )
+      : undefined;
+    this.markers = WatchedPublisher.create(
+      rcl,
+      node,
+      'visualization_msgs/msg/MarkerArray',
+      '~/markers',
+      RESULT_QOS,
+    );
+  }
+
+  /** Places a published 2D result in space with the depth paired to its stamp, and publishes it. */
+  publish(
+    result: PipelineResult,
+    header: RosHeader,
+    width: number,
+    height: number,
+    lease: DepthLease,
+    slopMs: number,
+    options: SpatialOptions,
+    tracking: boolean,
+  ): void {
+    if (result.task === 'semantic') return;
+    const m = lease.match(header.stamp, slopMs);
+    if ('reason' in m) {
+      this.without[m.reason] = (this.without[m.reason] ?? 0) + 1;
+      this.lastMissing = m.reason;
+      return;
+    }
+    this.withDepth++;
+    this.lastMissing = undefined;
+    // The camera's optical frame: CameraInfo and the colour image share it; the colour image's
+    // header is the one results carry.
+    const placed = placeResult(result, width, height, m.depth.image, m.camera, options);
+    this.detectionsWithoutDepth += placed.withoutDepth;
+    const det = detection3DArray(header, placed.detections);
+    this.detections.publish(encodeDetection3DArray(det));
+    const poses = this.poses
+      ? personPose3DArray(
+          header,
+          placed.poses,
+          result.task === 'pose' ? result.skeleton.name : 'coco17',
+        )
+      : undefined;
+    if (poses) this.poses?.publish(encodePersonPose3DArray(poses));
+    if (this.markers.watched()) {
+      this.markers.publish(spatialMarkers(det, poses, this.style, tracking));
+    }
+  }
+
+  get stats(): SpatialStats {
+    return {
+      framesWithDepth: this.withDepth,
+      framesWithoutDepth: { ...this.without },
+      detectionsWithoutDepth: this.detectionsWithoutDepth,
+      markers: this.markers.stats,
+      lastMissing: this.lastMissing,
+    };
+  }
+
+  destroy(): void {
+    this.node.destroyPublisher(this.detections);
+    if (this.poses) this.node.destroyPublisher(this.poses);
+    this.markers.destroy();
+  }
+}
