@@ -211,8 +211,10 @@ describe('the accelerator failing mid-run (on_accelerator_failure)', function ()
     assert.equal(up.values.engine_recoveries, '1');
   });
 
-  describe('on the HTP simulator session (INT8 yolov8s-fall)', () => {
-    const htp = ['model:=yolov8s-fall', 'provider:=htp', 'precision:=int8', 'vtcm_mb:=8'];
+  // yolo11n with its compiled HTP context (bootstrap step 74): the simulator loads it without
+  // compiling and runs a frame in a fraction of yolov8s-fall's seconds; the policies are the same.
+  describe('on the HTP simulator session (INT8 yolo11n)', () => {
+    const htp = ['model:=yolo11n', 'provider:=htp', 'precision:=int8', 'vtcm_mb:=8'];
     // The simulator takes seconds per frame: a deadline for it, not for a board.
     const slow = 'run_deadline_ms:=120000';
 
@@ -225,10 +227,10 @@ describe('the accelerator failing mid-run (on_accelerator_failure)', function ()
       ]);
       await node.waitFor(/nodes by provider \{.*QNNExecutionProvider/, 120_000);
       await node.waitFor(
-        /\[ERROR\] .*yolov8s-fall on htp: ERR_RUNTIME: run 2 of \S+ failed: .*; on_accelerator_failure cpu: re-creating the sessions on the CPU now/,
+        /\[ERROR\] .*yolo11n on htp: ERR_RUNTIME: run 2 of \S+ failed: .*; on_accelerator_failure cpu: re-creating the sessions on the CPU now/,
         120_000,
       );
-      await node.waitFor(/\[WARN\] .*yolov8s-fall: continuing on the CPU since htp failed/, 60_000);
+      await node.waitFor(/\[WARN\] .*yolo11n: continuing on the CPU since htp failed/, 60_000);
       await bed.client.watch(`/${name}/detections`, 'detections');
       await detectionsFlow(name);
       const d = await diagnosticsWhen(name, (s) => s.values.running_provider === 'cpu');
@@ -238,7 +240,7 @@ describe('the accelerator failing mid-run (on_accelerator_failure)', function ()
       assert.equal(d.values.requested_provider, 'htp');
       assert.equal(d.values.processor, 'CPU');
       assert.equal(
-        Object.keys(JSON.parse(d.values.nodes_by_provider!)['yolov8s-fall']).join(),
+        Object.keys(JSON.parse(d.values.nodes_by_provider!)['yolo11n']).join(),
         'CPUExecutionProvider',
       );
     });
@@ -248,10 +250,10 @@ describe('the accelerator failing mid-run (on_accelerator_failure)', function ()
       const node = startPerception(name, { failRuns: [2, 2] }, [...htp, slow]);
       await node.waitFor(/nodes by provider \{.*QNNExecutionProvider/, 120_000);
       await node.waitFor(
-        /\[ERROR\] .*yolov8s-fall on htp: ERR_RUNTIME: run 2 of \S+ failed: .*; on_accelerator_failure retry: re-creating the sessions in 0\.5 s/,
+        /\[ERROR\] .*yolo11n on htp: ERR_RUNTIME: run 2 of \S+ failed: .*; on_accelerator_failure retry: re-creating the sessions in 0\.5 s/,
         120_000,
       );
-      await node.waitFor(/yolov8s-fall: recovered on htp after 1 re-creation/, 180_000);
+      await node.waitFor(/yolo11n: recovered on htp after 1 re-creation/, 180_000);
       const d = await diagnosticsWhen(name, (s) => s.values.engine_recoveries === '1');
       assert.equal(d.values.running_provider, 'htp');
       assert.match(d.values.processor!, /^HTP/);
