@@ -3,6 +3,7 @@ import { boxEncoding, tensorLayout, tensorSpec } from '../manifestParts';
 import type { OutputFormat } from '../modelFamily';
 import { outputNamed } from '../outputNamed';
 import { decodeYoloOutputs } from './decodeYoloOutputs';
+import { yoloRowExtras } from './yoloRowExtras';
 
 /**
  * Ultralytics end-to-end export (`nms=True` exports; YOLOv10 and YOLO26 by default): NMS already
@@ -26,17 +27,7 @@ export const ULTRALYTICS_END2END_FORMAT = {
   schema,
   /** End-to-end rows: 6 values, then the mask coefficients (segment) or keypoints (pose). */
   check(o, m, issue) {
-    const seg = m.task === 'segment';
-    if (seg && (o.protos === undefined || o.maskCoefficients === undefined)) {
-      issue(['outputs', 'protos'], 'segment models need protos and maskCoefficients');
-    }
-    if (!seg && (o.protos !== undefined || o.maskCoefficients !== undefined)) {
-      issue(['outputs', 'protos'], `task ${m.task} must not declare mask prototypes`);
-    }
-    const expected =
-      6 +
-      (seg ? (o.maskCoefficients ?? 0) : 0) +
-      (m.task === 'pose' ? (m.keypoints?.names.length ?? 0) * 3 : 0);
+    const expected = 6 + yoloRowExtras(o, m, issue);
     const d = o.predictions.dims;
     if (d.length !== 3) {
       issue(['outputs', 'predictions', 'dims'], `expected rank 3, got ${d.length}`);

@@ -3,6 +3,7 @@ import { boxEncoding, tensorLayout, tensorSpec } from '../manifestParts';
 import type { OutputFormat } from '../modelFamily';
 import { outputNamed } from '../outputNamed';
 import { decodeYoloOutputs } from './decodeYoloOutputs';
+import { yoloRowExtras } from './yoloRowExtras';
 
 /**
  * Ultralytics export: one tensor [1, 4 + C (+ 32 mask coeffs) (+ K*3 keypoints), N]
@@ -24,19 +25,8 @@ export const ULTRALYTICS_PACKED_FORMAT = {
   format: 'ultralytics-packed',
   schema,
   check(o, m, issue) {
-    const seg = m.task === 'segment';
-    if (seg && (o.protos === undefined || o.maskCoefficients === undefined)) {
-      issue(['outputs', 'protos'], 'segment models need protos and maskCoefficients');
-    }
-    if (!seg && (o.protos !== undefined || o.maskCoefficients !== undefined)) {
-      issue(['outputs', 'protos'], `task ${m.task} must not declare mask prototypes`);
-    }
     const nc = m.task === 'pose' ? 1 : m.classNames.length;
-    const expected =
-      4 +
-      nc +
-      (seg ? (o.maskCoefficients ?? 0) : 0) +
-      (m.task === 'pose' ? (m.keypoints?.names.length ?? 0) * 3 : 0);
+    const expected = 4 + nc + yoloRowExtras(o, m, issue);
     const d = o.predictions.dims;
     const channels = o.predictions.layout === 'channels-first' ? d[1] : d[2];
     if (d.length !== 3) {
