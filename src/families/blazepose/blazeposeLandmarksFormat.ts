@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fixedSize, tensorLayout, tensorSpec } from '../manifestParts';
 import type { OutputFormat } from '../modelFamily';
+import { channelsOf } from '../layoutChannels';
 import { outputNamed } from '../outputNamed';
 import { decodeBlazePoseLandmarks } from './decodeBlazePoseLandmarks';
 
@@ -45,9 +46,7 @@ export const BLAZEPOSE_LANDMARKS_FORMAT = {
     if (fixedSize(o.personScore.dims) !== 1)
       issue(['outputs', 'personScore', 'dims'], 'expected one value');
     if (o.heatmaps !== undefined) {
-      const d = o.heatmaps.dims;
-      const k = o.heatmaps.layout === 'NCHW' ? d[1] : d[3];
-      if (d.length !== 4 || k !== landmarks)
+      if (o.heatmaps.dims.length !== 4 || channelsOf(o.heatmaps) !== landmarks)
         issue(['outputs', 'heatmaps', 'dims'], `expected rank 4 with ${landmarks} heatmaps`);
     }
     if (o.worldLandmarks !== undefined && fixedSize(o.worldLandmarks.dims) !== landmarks * 3) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { tensorLayout, tensorSpec } from '../manifestParts';
 import { decodeDeeplab } from '../../heads/decodeDeeplab';
 import type { OutputFormat } from '../modelFamily';
+import { rank4Channels } from '../layoutChannels';
 import { outputNamed } from '../outputNamed';
 
 /** One score per class and pixel; a pixel's label is the argmax, taken by the head. */
@@ -15,10 +16,8 @@ export const SEMANTIC_LOGITS_FORMAT = {
   format: 'semantic-logits',
   schema,
   check(o, m, issue) {
-    const d = o.logits.dims;
-    const c = o.logits.layout === 'NCHW' ? d[1] : d[3];
-    if (d.length !== 4) issue(['outputs', 'logits', 'dims'], `expected rank 4, got ${d.length}`);
-    else if (c !== m.classNames.length) {
+    const c = rank4Channels(o.logits, 'logits', issue);
+    if (c !== undefined && c !== m.classNames.length) {
       issue(
         ['outputs', 'logits', 'dims'],
         `${c} logit channels for ${m.classNames.length} classes`,

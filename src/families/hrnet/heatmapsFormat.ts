@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { tensorLayout, tensorSpec } from '../manifestParts';
 import type { OutputFormat } from '../modelFamily';
+import { rank4Channels } from '../layoutChannels';
 import { outputNamed } from '../outputNamed';
 import { decodeHrnetHeatmaps } from './decodeHrnetHeatmaps';
 
@@ -16,10 +17,8 @@ export const HEATMAPS_FORMAT = {
   schema,
   check(o, m, issue) {
     if (m.keypoints === undefined) return;
-    const d = o.heatmaps.dims;
-    const k = o.heatmaps.layout === 'NCHW' ? d[1] : d[3];
-    if (d.length !== 4) issue(['outputs', 'heatmaps', 'dims'], `expected rank 4, got ${d.length}`);
-    else if (k !== m.keypoints.names.length) {
+    const k = rank4Channels(o.heatmaps, 'heatmaps', issue);
+    if (k !== undefined && k !== m.keypoints.names.length) {
       issue(
         ['outputs', 'heatmaps', 'dims'],
         `${k} heatmaps for ${m.keypoints.names.length} keypoints`,

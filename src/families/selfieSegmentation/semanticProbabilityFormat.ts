@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { tensorLayout, tensorSpec } from '../manifestParts';
 import type { OutputFormat } from '../modelFamily';
+import { rank4Channels } from '../layoutChannels';
 import { outputNamed } from '../outputNamed';
 import { decodeSemanticProbability } from './decodeSemanticProbability';
 
@@ -20,11 +21,8 @@ export const SEMANTIC_PROBABILITY_FORMAT = {
   format: 'semantic-probability',
   schema,
   check(o, m, issue) {
-    const d = o.probability.dims;
-    const c = o.probability.layout === 'NCHW' ? d[1] : d[3];
-    if (d.length !== 4)
-      issue(['outputs', 'probability', 'dims'], `expected rank 4, got ${d.length}`);
-    else if (c !== 1)
+    const c = rank4Channels(o.probability, 'probability', issue);
+    if (c !== undefined && c !== 1)
       issue(['outputs', 'probability', 'dims'], `${c} channels, one probability expected`);
     if (m.classNames.length !== 2) {
       issue(
