@@ -8,7 +8,7 @@ import type { OutputKernels } from '../core/outputKernels';
 import { Frame, Roi } from '../core/frame';
 import type { Box, PersonPose } from '../core/headResults';
 import type { Thresholds } from '../core/thresholds';
-import type { DecodeContext } from '../families/modelFamily';
+import type { DecodeContext, OutputFormat } from '../families/modelFamily';
 import { outputFormat } from '../families/registry';
 import { planHrnetCrop } from '../heads/planHrnetCrop';
 import type { PipelineResult, Skeleton, StageTimings } from '../core/pipelineResult';
@@ -36,7 +36,12 @@ export class ModelPipeline {
     readonly inputFeed: InputFeed,
     /** The keypoints its pose results carry (empty for other tasks). */
     readonly keypoints: KeypointLayout,
-  ) {}
+  ) {
+    this.format = outputFormat(manifest.outputs);
+  }
+
+  /** The manifest's output format (its family's decode step), looked up once, not per frame. */
+  private readonly format: OutputFormat;
 
   /** The heads' whole-tensor loops, run by the addon (same results as the heads' own). */
   private readonly kernels: OutputKernels = nativeOutputKernels();
@@ -104,7 +109,7 @@ export class ModelPipeline {
 
   /** Top-down pose models (HRNet, BlazePose) need the person boxes a detector found. */
   get needsPersonBoxes(): boolean {
-    return outputFormat(this.manifest.outputs).decodeCrop !== undefined;
+    return this.format.decodeCrop !== undefined;
   }
 
   /** What the manifest's output format decodes with: this frame's thresholds, the fast loops. */
@@ -115,7 +120,7 @@ export class ModelPipeline {
   async run(frame: Frame, personBoxes: readonly Box[] = []): Promise<PipelineResult> {
     const started = performance.now();
     const o = this.manifest.outputs;
-    const format = outputFormat(o);
+    const format = this.format;
     if (format.decodeCrop) return this.runTopDown(frame, personBoxes, started);
     if (!format.decode) throw new Error(`output format ${o.format} has no decoder`);
     const r = await this.session.run(frame);
@@ -154,7 +159,7 @@ export class ModelPipeline {
   ): Promise<PipelineResult> {
     const m = this.manifest;
     const o = m.outputs;
-    const format = outputFormat(o);
+    const format = this.format;
     if (!format.decodeCrop) throw new Error(`output format ${o.format} is not top-down`);
     const poses: PersonPose[] = [];
     const runTimings: RunTimings[] = [];
