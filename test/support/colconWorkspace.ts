@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoPath } from './paths';
-import { tempDir } from './tempDir';
+import { tempDirOutsideCheckout } from './tempDir';
 
 /**
  * What a robot integrator puts in a workspace from a clone of this package: its sources (not
@@ -48,8 +48,9 @@ export interface InstalledWorkspace {
   /** Bash lines that give "only the ROS environment" (see rosEnvironment). */
   readonly rosSetup: string;
   /**
-   * The environment programs start with: HOME, a PATH with Node and the system folders, TMPDIR,
-   * and nothing else (no HTP_*, no ROS_* discovery settings, no DDS profile).
+   * The environment programs start with: HOME, a PATH with Node and the system folders, TMPDIR (in
+   * the workspace), an empty NODE_PATH, and nothing else (no HTP_*, no ROS_* discovery settings,
+   * no DDS profile).
    */
   readonly cleanEnv: Record<string, string>;
   /** Runs `script` in bash from `cwd` with only the ROS environment and install/setup.bash. */
@@ -121,12 +122,13 @@ let built: InstalledWorkspace | undefined;
 /**
  * A throwaway colcon workspace with this package's sources and set-up products, built by
  * `colcon build` in only the ROS environment, then the package's source folder renamed: the
- * install space must run on its own. Built once per test process (several suites share it, the
- * build takes minutes) and removed when the process exits.
+ * install space must run on its own. Outside the checkout (tempDirOutsideCheckout: no parent
+ * folder's node_modules can stand in for a package the install lacks). Built once per test
+ * process (several suites share it, the build takes minutes) and removed when the process exits.
  */
 export function installedWorkspace(): InstalledWorkspace {
   if (built) return built;
-  const ws = tempDir('htp-colcon-');
+  const ws = tempDirOutsideCheckout('htp-colcon-');
   const pkgDir = path.join(ws, 'src', 'htp_perception');
   fs.mkdirSync(pkgDir, { recursive: true });
   for (const entry of PACKAGE_SOURCES) {
@@ -140,9 +142,11 @@ export function installedWorkspace(): InstalledWorkspace {
   const cleanEnv: Record<string, string> = {
     HOME: os.homedir(),
     PATH: `${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
-    TMPDIR: os.tmpdir(),
+    TMPDIR: path.join(ws, 'tmp'),
     LANG: 'C.UTF-8',
+    NODE_PATH: '',
   };
+  fs.mkdirSync(cleanEnv.TMPDIR!, { recursive: true });
   const bash = (script: string, cwd: string, timeoutMs: number): SpawnSyncReturns<string> =>
     spawnSync('bash', ['-c', `set -e\n${setup}\n${script}`], {
       cwd,

@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { PERCEPTION_PARAMETERS } from '../../../src/config/perceptionConfig';
 import { installedWorkspace, InstalledWorkspace } from '../../support/colconWorkspace';
-import { repoPath } from '../../support/paths';
+import { REPO_ROOT, repoPath } from '../../support/paths';
+import { tempDirOutsideCheckout } from '../../support/tempDir';
 import { loadSharp } from '../../../src/util/loadSharp';
 import { photoFrame } from '../../support/photos';
 
@@ -103,17 +103,28 @@ function startInstalled(
 /** Size of the largest Fast DDS shared-memory segment (/dev/shm/fast{dds,rtps}_<guid>) `pid` maps. */
 function largestSegment(pid: number): number {
   let largest = 0;
-  for (const line of fs.readFileSync(`/proc/${pid}/maps`, 'utf8').split('\n')) {
+  let maps = '';
+  try {
+    maps = fs.readFileSync(`/proc/${pid}/maps`, 'utf8');
+  } catch {
+    return 0; // gone: the caller sees it exit
+  }
+  for (const line of maps.split('\n')) {
     const m = /^([0-9a-f]+)-([0-9a-f]+) .* \/dev\/shm\/fast(?:dds|rtps)_[0-9a-f]+$/.exec(line);
     if (m) largest = Math.max(largest, parseInt(m[2]!, 16) - parseInt(m[1]!, 16));
   }
   return largest;
 }
 
-/** Waits until `pid` maps a Fast DDS segment (its participant is up); returns the largest. */
-async function segmentOnceMapped(pid: number, timeoutMs: number): Promise<number> {
+/** Waits until `s` maps a Fast DDS segment (its participant is up); returns the largest. */
+async function segmentOnceMapped(s: Started, timeoutMs: number): Promise<number> {
   const until = Date.now() + timeoutMs;
+  const pid = s.child.pid!;
   for (;;) {
+    if (s.child.exitCode !== null || s.child.signalCode !== null)
+      throw new Error(
+        `pid ${pid} ended (${s.child.exitCode ?? s.child.signalCode}):\n${s.output()}`,
+      );
     const bytes = largestSegment(pid);
     if (bytes > 0) return bytes;
     if (Date.now() > until) throw new Error(`pid ${pid} mapped no Fast DDS segment`);
@@ -131,11 +142,56 @@ function environOf(pid: number): Map<string, string> {
   );
 }
 
-interface PeerAnswer {
+/** What install_peer.py says of one topic's first answer to its frame. */
+interface TopicAnswer {
   detections?: { class_id: string; score: number }[];
-  labels?: Record<string, string>;
+  people?: number;
+  skeletons?: string[];
+  keypoints?: number[];
+  width?: number;
+  height?: number;
+  encoding?: string;
+  nonzero?: number | null;
+}
+
+interface PeerAnswer {
+  answers?: Record<string, TopicAnswer>;
+  labels?: Record<string, string> | null;
   published?: number;
   error?: string;
+}
+
+/** What a node publishes its results on, by its model's task (docs/nodes.md). */
+const ANSWER_BY_TASK: Readonly<Record<string, { kind: string; topic: string }>> = {
+  detect: { kind: 'detections', topic: 'detections' },
+  segment: { kind: 'detections', topic: 'detections' },
+  pose: { kind: 'poses', topic: 'poses' },
+  semantic: { kind: 'segmentation', topic: 'segmentation' },
+};
+
+/** The task of an installed model, from its manifest under share/htp_perception/models. */
+function installedTask(share: string, model: string): string {
+  const found = spawnSync('find', [path.join(share, 'models'), '-name', `${model}.manifest.json`], {
+    encoding: 'utf8',
+  });
+  const file = found.stdout.split('\n').find(Boolean);
+  assert.ok(file, `no installed manifest for ${model}`);
+  const task = (JSON.parse(fs.readFileSync(file, 'utf8')) as { task?: unknown }).task;
+  assert.ok(typeof task === 'string' && task in ANSWER_BY_TASK, `${file}: task ${String(task)}`);
+  return task;
+}
+
+/** A file's first bytes: ELF, other binary (a NUL byte), or text. */
+function fileKind(file: string): 'elf' | 'binary' | 'text' {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(8192);
+    const n = fs.readSync(fd, head, 0, head.length, 0);
+    if (n >= 4 && head.subarray(0, 4).equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]))) return 'elf';
+    return head.subarray(0, n).includes(0) ? 'binary' : 'text';
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**
@@ -158,7 +214,7 @@ describe('the install space runs on its own (colcon build, source moved away, on
   before(async function () {
     this.timeout(900_000);
     w = installedWorkspace();
-    cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-elsewhere-'));
+    cwd = tempDirOutsideCheckout('htp-elsewhere-');
     // Half size (320x212, 203 KB): under Fast DDS' default 512 KB shared-memory segment, so the
     // frame travels as one sample. At 640x424 with the robot's defaults it goes as UDP fragments,
     // most of them lost best effort on this machine (254 frames 0.5 s apart before one arrived
@@ -181,18 +237,25 @@ describe('the install space runs on its own (colcon build, source moved away, on
   afterEach(async () => {
     await Promise.all(started.splice(0).map((s) => s.stop()));
   });
-  after(() => {
-    if (cwd) fs.rmSync(cwd, { recursive: true, force: true });
-  });
 
-  /** The rclpy peer: publishes the photo on `image` until `detections` answers for it. */
-  async function askPeer(image: string, node: string, frameId: string): Promise<PeerAnswer> {
+  /**
+   * The rclpy peer: publishes the photo on `image` until every `expect` topic (kind => topic)
+   * answered it and, with `labels`, a LabelInfo arrived.
+   */
+  async function askPeer(
+    image: string,
+    expect: readonly { kind: string; topic: string }[],
+    labels: string | undefined,
+    frameId: string,
+  ): Promise<PeerAnswer> {
     const peer = own(
       startInstalled(
         w,
         `exec python3 "${repoPath('test', 'fixtures', 'ros', 'install_peer.py')}" --image ${image} ` +
           `--file "${frame.file}" --width ${frame.width} --height ${frame.height} --frame-id ${frameId} ` +
-          `--detections /${node}/detections --labels /${node}/labels --timeout 150`,
+          expect.map((e) => `--expect ${e.kind}=${e.topic} `).join('') +
+          (labels ? `--labels ${labels} ` : '') +
+          `--timeout 150`,
         cwd,
       ),
     );
@@ -206,16 +269,37 @@ describe('the install space runs on its own (colcon build, source moved away, on
     const answer = JSON.parse(last) as PeerAnswer;
     assert.equal(code, 0, `peer: ${last}`);
     // How long discovery and the first run took, in the peer's frames (0.5 s apart).
-    console.log(`      ${node} answered after ${answer.published} frames`);
+    console.log(
+      `      ${expect.map((e) => e.topic).join(', ')} answered after ${answer.published} frames`,
+    );
     return answer;
   }
 
-  function assertDetected(answer: PeerAnswer, what: string): void {
-    assert.ok(answer.detections && answer.detections.length > 0, `${what}: no detections`);
-    const labels = answer.labels ?? {};
-    assert.ok(Object.keys(labels).length > 0, `${what}: empty ~/labels`);
-    for (const d of answer.detections)
-      assert.ok(d.class_id in labels, `${what}: class ${d.class_id} not in ~/labels`);
+  /** person.jpg shows one person: what each kind of answer must say of it. */
+  function assertAnswered(answer: PeerAnswer, kind: string, topic: string, what: string): void {
+    const a = answer.answers?.[topic];
+    assert.ok(a, `${what}: no answer on ${topic}`);
+    if (kind === 'detections') {
+      assert.ok(a.detections && a.detections.length > 0, `${what}: no detections`);
+      const labels = answer.labels ?? {};
+      assert.ok(Object.keys(labels).length > 0, `${what}: empty ~/labels`);
+      for (const d of a.detections)
+        assert.ok(d.class_id in labels, `${what}: class ${d.class_id} not in ~/labels`);
+      assert.ok(
+        a.detections.some((d) => labels[d.class_id] === 'person'),
+        `${what}: no person among ${JSON.stringify(a.detections)}`,
+      );
+    } else if (kind === 'poses') {
+      assert.ok((a.people ?? 0) >= 1, `${what}: ${JSON.stringify(a)}`);
+      // Most of a standing person's 17 keypoints are found (the photo shows them whole).
+      assert.ok(Math.max(...(a.keypoints ?? [0])) >= 10, `${what}: ${JSON.stringify(a)}`);
+    } else {
+      assert.equal(a.width, frame.width, `${what}: mask width`);
+      assert.equal(a.height, frame.height, `${what}: mask height`);
+      // The person covers a good part of the photo, not all of it.
+      const f = a.nonzero ?? 0;
+      assert.ok(f > 0.05 && f < 0.9, `${what}: ${JSON.stringify(a)}`);
+    }
   }
 
   it('installs the addon with the ONNX Runtime it links beside it, found through RUNPATH $ORIGIN', function () {
@@ -256,6 +340,107 @@ describe('the install space runs on its own (colcon build, source moved away, on
     }
   });
 
+  /**
+   * Where the build ran and where its sources were: the checkout (its node_modules, .ros, build),
+   * the workspace's build/ and src/. On this machine the ROS installation itself lives in the
+   * checkout (.ros/venv: the wheels' prefix, what /opt/ros/<distro> is on a robot), and the
+   * install rightly names it (colcon's prefix chain, rclnodejs' RUNPATH): paths into it are the
+   * ROS environment, not the checkout.
+   */
+  function buildPaths(): { forbidden: string[]; ros: string[] } {
+    const real = (p: string): string => (fs.existsSync(p) ? fs.realpathSync(p) : p);
+    const forbidden = [
+      REPO_ROOT,
+      real(REPO_ROOT),
+      path.join(w.ws, 'build'),
+      path.join(w.ws, 'src'),
+    ];
+    const ros = [process.env.HTP_ROS_PREFIX, repoPath('.ros', 'venv')]
+      .filter((p): p is string => !!p)
+      .flatMap((p) => [p, real(p)]);
+    return { forbidden: [...new Set(forbidden)], ros: [...new Set(ros)] };
+  }
+
+  /** The places `text` names one of `forbidden`, unless the path goes on into a `ros` prefix. */
+  function namedPaths(text: string, forbidden: string[], ros: string[]): string[] {
+    const found: string[] = [];
+    for (const f of forbidden) {
+      for (let i = text.indexOf(f); i >= 0; i = text.indexOf(f, i + 1)) {
+        const rest = text.slice(i, i + 400);
+        const pathHere = /^[^\s'"`:;,)\]}\0]*/.exec(rest)![0];
+        if (!ros.some((r) => pathHere === r || pathHere.startsWith(`${r}/`))) found.push(pathHere);
+      }
+    }
+    return found;
+  }
+
+  it('names no folder of the checkout or the build in any installed text file or RUNPATH', function () {
+    this.timeout(120_000);
+    const { forbidden, ros } = buildPaths();
+    const listed = spawnSync('find', [w.install, '-type', 'f'], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    assert.equal(listed.status, 0, listed.stderr);
+    const files = listed.stdout.split('\n').filter(Boolean);
+    const offenders: string[] = [];
+    let texts = 0;
+    let elves = 0;
+    for (const file of files) {
+      const kind = fileKind(file);
+      if (kind === 'text') {
+        texts++;
+        for (const p of namedPaths(fs.readFileSync(file, 'latin1'), forbidden, ros))
+          offenders.push(`${path.relative(w.install, file)}: ${p}`);
+      } else if (kind === 'elf') {
+        elves++;
+        const dyn = spawnSync('readelf', ['-d', file], { encoding: 'utf8' });
+        assert.equal(dyn.status, 0, `${file}: ${dyn.stderr}`);
+        for (const m of dyn.stdout.matchAll(
+          /\((?:RUNPATH|RPATH)\)\s+Library r(?:un)?path: \[([^\]]*)\]/g,
+        ))
+          for (const entry of m[1]!.split(':'))
+            for (const p of namedPaths(entry, forbidden, ros))
+              offenders.push(`${path.relative(w.install, file)} RUNPATH: ${p}`);
+      }
+    }
+    console.log(
+      `      ${texts} text files and ${elves} ELF files scanned for ${forbidden.join(', ')}`,
+    );
+    // The scan saw the install: its launchers (text) and its addon (ELF) at least.
+    assert.ok(texts > 100 && elves >= 2, `${texts} text files, ${elves} ELF files`);
+    assert.deepEqual(offenders.slice(0, 20), [], `${offenders.length} paths out of the install`);
+  });
+
+  it('a production dependency deleted from the installed node_modules: perception_node fails, naming it', async function () {
+    this.timeout(120_000);
+    // zod checks every parameter at start-up: no node starts without it. Were the install space
+    // below the checkout, Node would find <checkout>/node_modules/zod and this would pass.
+    const dep = path.join(w.share, 'node_modules', 'zod');
+    assert.ok(fs.existsSync(path.join(dep, 'package.json')), 'zod is installed');
+    fs.renameSync(dep, `${dep}.deleted`);
+    try {
+      const node = own(
+        startInstalled(
+          w,
+          `exec "${path.join(w.lib, 'perception_node')}" --ros-args -r __ns:=/${unique}_nodep`,
+          cwd,
+        ),
+      );
+      let timer: NodeJS.Timeout | undefined;
+      const code = await Promise.race([
+        node.exited(),
+        new Promise<'running'>((r) => (timer = setTimeout(() => r('running'), 90_000))),
+      ]);
+      clearTimeout(timer);
+      assert.notEqual(code, 'running', `perception_node runs without zod:\n${node.output()}`);
+      assert.notEqual(code, 0, node.output());
+      assert.match(node.output(), /Cannot find (?:module|package) 'zod'/);
+    } finally {
+      fs.renameSync(`${dep}.deleted`, dep);
+    }
+  });
+
   it('perception_node from any folder loads its default model and answers a photo on /x/image_raw with detections and ~/labels', async function () {
     this.timeout(300_000);
     const defaultModel = String(PERCEPTION_PARAMETERS.model.default);
@@ -272,13 +457,20 @@ describe('the install space runs on its own (colcon build, source moved away, on
       node.output(),
       new RegExp(`model ${path.basename(defaultModel, '.manifest.json')} \\(fp32\\) on cpu`),
     );
-    const answer = await askPeer(image, 'perception', `${unique}_single`);
-    assertDetected(answer, 'perception_node');
+    const detections = '/perception/detections';
+    const answer = await askPeer(
+      image,
+      [{ kind: 'detections', topic: detections }],
+      '/perception/labels',
+      `${unique}_single`,
+    );
+    assertAnswered(answer, 'detections', detections, 'perception_node');
 
     // The robot's DDS settings, not ours: nothing set, Fast DDS' own 512 KB segments.
     const pid = node.child.pid!;
     const env = environOf(pid);
     for (const name of DISCOVERY_VARIABLES) assert.ok(!env.has(name), `${name} is set`);
+    assert.equal(env.get('NODE_PATH') ?? '', '', 'NODE_PATH is empty');
     const ours = [...env.keys()].filter((k) => k.startsWith('HTP_'));
     assert.deepEqual(ours, [], 'no HTP_* variable');
     assert.ok(largestSegment(pid) < PROFILE_SEGMENT_BYTES, 'no large-frame profile by default');
@@ -286,20 +478,23 @@ describe('the install space runs on its own (colcon build, source moved away, on
     assert.ok(!fs.existsSync(path.join(w.ws, 'src', 'htp_perception')), 'the source moved away');
   });
 
-  it('perception_container answers on its first pipeline with the installed config/pipelines.yaml', async function () {
+  it('perception_container with the installed config/pipelines.yaml: every pipeline answers the photo', async function () {
     this.timeout(400_000);
     const pipelinesFile = path.join(w.share, 'config', 'pipelines.yaml');
     const list = spawnSync(
       'python3',
       [
         '-c',
-        'import json,sys,yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))["perception_container"]["ros__parameters"]["pipelines"]))',
+        'import json,sys,yaml; d=yaml.safe_load(open(sys.argv[1])); ps=d["perception_container"]["ros__parameters"]["pipelines"]; ' +
+          'print(json.dumps({p: d[p]["ros__parameters"]["model"] for p in ps}))',
         pipelinesFile,
       ],
       { encoding: 'utf8' },
     );
     assert.equal(list.status, 0, list.stderr);
-    const pipelines = JSON.parse(list.stdout) as string[];
+    const models = JSON.parse(list.stdout) as Record<string, string>;
+    const pipelines = Object.keys(models);
+    assert.ok(pipelines.length >= 2, `pipelines: ${list.stdout}`);
     const image = `/${unique}/container/image_raw`;
     const container = own(
       startInstalled(
@@ -310,29 +505,93 @@ describe('the install space runs on its own (colcon build, source moved away, on
     );
     // Every pipeline loads its model from the install's models/ (the file names them by name).
     for (const p of pipelines) await container.waitFor(new RegExp(`\\[${p}\\]: model `), 300_000);
-    const answer = await askPeer(image, pipelines[0]!, `${unique}_container`);
-    assertDetected(answer, `perception_container's ${pipelines[0]}`);
+    const expect = pipelines.map((p) => {
+      const a = ANSWER_BY_TASK[installedTask(w.share, models[p]!)]!;
+      return { pipeline: p, kind: a.kind, topic: `/${p}/${a.topic}` };
+    });
+    const labelled = expect.find((e) => e.kind === 'detections');
+    const answer = await askPeer(
+      image,
+      expect,
+      labelled ? `/${labelled.pipeline}/labels` : undefined,
+      `${unique}_container`,
+    );
+    for (const e of expect)
+      assertAnswered(
+        answer,
+        e.kind,
+        e.topic,
+        `perception_container's ${e.pipeline} (${models[e.pipeline]})`,
+      );
   });
 
-  it('HTP_PERCEPTION_LARGE_FRAMES=true (what large_frames:=true sets) gives 16 MB shared-memory segments', async function () {
-    this.timeout(120_000);
-    const pass = own(
-      startInstalled(
-        w,
-        `exec "${path.join(w.lib, 'pass_through_node')}" --ros-args -r image:=/${unique}/pass/image_raw`,
-        cwd,
-        { HTP_PERCEPTION_LARGE_FRAMES: 'true' },
-      ),
+  /**
+   * `ros2 launch htp_perception <file> large_frames:=true`, as docs/robot.md tells users. The
+   * launch packages have no wheels here (no launch, launch_ros, ros2 CLI), so the installed launch
+   * file is read as the launch test reads it (test/fixtures/launch/inspect_launch.py) and its
+   * effect applied: each of its nodes' installed executable, started with the environment the file
+   * gives that node for large_frames:=true. No variable of ours is named here: a launch file that
+   * stopped passing the argument on, or passed it under another name, gets no profile.
+   */
+  it('large_frames:=true of every installed launch file gives its nodes 16 MB shared-memory segments', async function () {
+    this.timeout(300_000);
+    const launchDir = path.join(w.share, 'launch');
+    const files = fs.readdirSync(launchDir).filter((f) => /\.launch\.(py|xml)$/.test(f));
+    assert.ok(files.length >= 2, `installed launch files: ${files.join(', ')}`);
+    let started = 0;
+    for (const file of files) {
+      const r = spawnSync(
+        'python3',
+        [repoPath('test', 'fixtures', 'launch', 'inspect_launch.py'), path.join(launchDir, file)],
+        { encoding: 'utf8' },
+      );
+      assert.equal(r.status, 0, `${file}: ${r.stderr}`);
+      const facts = JSON.parse(r.stdout) as {
+        arguments: Record<string, string | null>;
+        nodes: { executable: string; env: Record<string, string[]> }[];
+      };
+      assert.ok('large_frames' in facts.arguments, `${file} declares large_frames`);
+      for (const node of facts.nodes) {
+        // The variables whose value is the large_frames argument itself.
+        const env = Object.fromEntries(
+          Object.entries(node.env)
+            .filter(([, args]) => args.length === 1 && args[0] === 'large_frames')
+            .map(([name]) => [name, 'true']),
+        );
+        const what = `${file}'s ${node.executable}`;
+        assert.ok(Object.keys(env).length > 0, `${what}: large_frames reaches no variable`);
+        // A container needs pipelines: the launch file's default pipelines:= file.
+        const params =
+          node.executable === 'perception_container'
+            ? ` --params-file "${path.join(w.share, 'config', 'pipelines.yaml')}"`
+            : '';
+        const run = own(
+          startInstalled(
+            w,
+            `exec "${path.join(w.lib, node.executable)}" --ros-args${params} -r __ns:=/${unique}_large -r image:=/${unique}/large/image_raw`,
+            cwd,
+            env,
+          ),
+        );
+        const pid = run.child.pid!;
+        const bytes = await segmentOnceMapped(run, 60_000);
+        const seen = environOf(pid);
+        const profile =
+          seen.get('FASTDDS_DEFAULT_PROFILES_FILE') ?? seen.get('FASTRTPS_DEFAULT_PROFILES_FILE');
+        assert.equal(profile, path.join(w.share, 'config', 'fastdds_large_frames.xml'), what);
+        assert.ok(
+          !(
+            seen.has('FASTDDS_DEFAULT_PROFILES_FILE') && seen.has('FASTRTPS_DEFAULT_PROFILES_FILE')
+          ),
+          `${what}: one variable, the one this Fast DDS reads`,
+        );
+        assert.ok(bytes >= PROFILE_SEGMENT_BYTES, `${what}: largest segment ${bytes} bytes`);
+        await run.stop();
+        started++;
+      }
+    }
+    console.log(
+      `      ${started} nodes of ${files.length} launch files started as large_frames:=true sets them`,
     );
-    const bytes = await segmentOnceMapped(pass.child.pid!, 60_000);
-    const env = environOf(pass.child.pid!);
-    const profile =
-      env.get('FASTDDS_DEFAULT_PROFILES_FILE') ?? env.get('FASTRTPS_DEFAULT_PROFILES_FILE');
-    assert.equal(profile, path.join(w.share, 'config', 'fastdds_large_frames.xml'));
-    assert.ok(
-      !(env.has('FASTDDS_DEFAULT_PROFILES_FILE') && env.has('FASTRTPS_DEFAULT_PROFILES_FILE')),
-      'one variable, the one this Fast DDS reads',
-    );
-    assert.ok(bytes >= PROFILE_SEGMENT_BYTES, `largest segment ${bytes} bytes`);
   });
 });
