@@ -50,6 +50,18 @@ rclpy_file="$(python3 -c 'import rclpy; print(rclpy.__file__)')"
 log "test:jazzy: rclnodejs links $rcl_lib; rclpy from $rclpy_file"
 [[ "$rcl_lib" == "$root/.ros/jazzy/"* ]] || die "test:jazzy: rclnodejs does not link Jazzy's librcl ($rcl_lib)"
 [[ "$rclpy_file" == "$root/.ros/jazzy/"* ]] || die "test:jazzy: python3 does not import Jazzy's rclpy ($rclpy_file)"
+# And nothing of the Kilted wheels is left in the environment the suites inherit (the shell this
+# ran from may have had scripts/env.sh sourced: scripts/test.sh's jazzy lane starts it so).
+for var in PATH LD_LIBRARY_PATH PYTHONPATH AMENT_PREFIX_PATH CMAKE_PREFIX_PATH; do
+  IFS=: read -ra entries <<< "${!var:-}"
+  for e in "${entries[@]}"; do
+    case "$e" in
+      "$root/.ros/venv" | "$root/.ros/venv/"* | "$root/.ros/interfaces" | "$root/.ros/interfaces/"*)
+        die "test:jazzy: $var still holds the Kilted wheels' $e" ;;
+    esac
+  done
+done
+log "test:jazzy: PATH, LD_LIBRARY_PATH, PYTHONPATH, AMENT_PREFIX_PATH, CMAKE_PREFIX_PATH hold nothing of Kilted"
 
 # Every suite that talks ROS: detection over DDS to an rclpy subscriber, lifecycle transitions
 # and clean stops, live parameters, the three-pipeline container, output QoS with default and

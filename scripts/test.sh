@@ -79,7 +79,10 @@ run_lane() {
       ;;
     bench) mocha_lane 1200 "dist/bench/test/**/*.test.js" ;;
     asan) fresh_tmpdir && bash scripts/asan.sh ;;
-    jazzy) bash scripts/test-jazzy.sh ;;
+    # From a shell with scripts/env.sh sourced, as a developer's is (Kilted on PATH, LD_LIBRARY_PATH,
+    # PYTHONPATH): test-jazzy.sh's own cleaning and the Jazzy prefix install run against what they
+    # must clean, every run, and test-jazzy.sh checks that nothing of Kilted is left.
+    jazzy) bash -c 'source scripts/env.sh && exec bash scripts/test-jazzy.sh' ;;
     arm64) bash scripts/arm64.sh ;;
   esac
 }

@@ -13,10 +13,6 @@ cons="$root/scripts/setup/ros-jazzy-constraints.txt"
 key="$( (cat "$req" "$cons" "$0") | sha256sum | cut -c1-16) $PIP_PIN"
 stamp="$prefix/.htp-stamp"
 
-if stamp_ok "$stamp" "$key" && [ -f "$prefix/setup.bash" ]; then
-  log "jazzy: prefix up to date at ${prefix#"$root"/}"
-  exit 0
-fi
 py="${HTP_PYTHON:-/usr/bin/python3}"
 # Python runs here with nothing inherited from a ROS environment: from a shell where
 # scripts/env.sh was sourced, PYTHONPATH holds the Kilted venv's site-packages, and pip then
@@ -27,6 +23,30 @@ clean=(env -u PYTHONPATH -u PYTHONHOME -u PYTHONSTARTUP -u PYTHONUSERBASE -u VIR
   -u PIP_TARGET -u PIP_PREFIX -u PIP_USER -u LD_LIBRARY_PATH -u LD_PRELOAD -u AMENT_PREFIX_PATH
   -u CMAKE_PREFIX_PATH -u COLCON_PREFIX_PATH -u ROS_DISTRO -u ROS_VERSION -u ROS_PYTHON_VERSION
   PYTHONNOUSERSITE=1)
+# The Python packages rosidl builds import, each from the prefix itself: a prefix installed with
+# another environment's site-packages visible lacks them (issue 33), whatever its stamp says.
+prefix_complete() {
+  [ -x "$prefix/bin/python" ] || return 1
+  "${clean[@]}" "$prefix/bin/python" - "$prefix" <<'PY'
+import importlib, os, sys
+prefix = os.path.realpath(sys.argv[1])
+outside = []
+for name in ("numpy", "em", "lark", "catkin_pkg"):
+    try:
+        where = os.path.realpath(importlib.import_module(name).__file__)
+    except ImportError:
+        where = "missing"
+    if not where.startswith(prefix + os.sep):
+        outside.append(f"{name}: {where}")
+if outside:
+    sys.exit("jazzy prefix " + prefix + " lacks its own " + ", ".join(outside))
+PY
+}
+
+if stamp_ok "$stamp" "$key" && [ -f "$prefix/setup.bash" ] && prefix_complete; then
+  log "jazzy: prefix up to date at ${prefix#"$root"/}"
+  exit 0
+fi
 "${clean[@]}" "$py" -c 'import sys; assert sys.version_info[:2] == (3, 11)' \
   || die "the ros-jazzy-* wheels exist for CPython 3.11 only; set HTP_PYTHON to a 3.11 interpreter"
 [ -x "$prefix/bin/python" ] || "${clean[@]}" "$py" -m venv "$prefix" || die "python venv failed: apt-get install python3-venv"
@@ -59,5 +79,6 @@ export LD_LIBRARY_PATH="$libs\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
 export PYTHONPATH="$site\${PYTHONPATH:+:\$PYTHONPATH}"
 export PATH="$prefix/bin:\$PATH"
 SH
+prefix_complete || die "jazzy: the prefix install left packages out (above)"
 stamp_write "$stamp" "$key"
 log "jazzy: installed ROS 2 Jazzy into ${prefix#"$root"/} (source ${prefix#"$root"/}/setup.bash)"
