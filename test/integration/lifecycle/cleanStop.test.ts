@@ -34,6 +34,7 @@ describe('clean stops: SIGTERM with a frame in flight', function () {
     assert.ok((await bed.client.take<DetectionsMsg>('/cs_it/detections', 2, 60)).length >= 2);
     const { code, ms } = await terminate(node);
     assert.equal(code, 0, node.stderr());
+    console.log(`      perception_node stopped in ${ms.toFixed(0)} ms`);
     assert.ok(ms < 2000, `stopped in ${ms.toFixed(0)} ms`);
     assert.doesNotMatch(node.stdout() + node.stderr(), /\[(WARN|ERROR)\]|Error/);
   });
@@ -52,6 +53,7 @@ describe('clean stops: SIGTERM with a frame in flight', function () {
     assert.ok((await bed.client.take('/segmentation/segmentation', 1, 60)).length >= 1);
     const { code, ms } = await terminate(c);
     assert.equal(code, 0, c.stderr());
+    console.log(`      perception_container stopped in ${ms.toFixed(0)} ms`);
     assert.ok(ms < 2000, `stopped in ${ms.toFixed(0)} ms`);
     assert.doesNotMatch(c.stdout() + c.stderr(), /\[(WARN|ERROR)\]|Error/);
   });

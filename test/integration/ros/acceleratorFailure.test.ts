@@ -5,6 +5,8 @@ import { nodeCommand, RunningProcess, startNode, startProcess } from '../../supp
 import type { TestFaultPlan } from '../../../src/engine/testFaultPlan';
 
 const TOPIC = '/accel/image';
+/** The node's diagnostics period (1 Hz, docs/nodes.md). */
+const DIAGNOSTICS_PERIOD_S = 1.0;
 
 /** A ROS log line's stamp (seconds since the epoch) and text, for lines matching `pattern`. */
 function logLines(text: string, pattern: RegExp): { t: number; line: string }[] {
@@ -23,16 +25,22 @@ describe('the accelerator failing mid-run (on_accelerator_failure)', function ()
   this.timeout(240_000);
   const bed = useRosTestBed('person.jpg');
 
-  before(() => {
+  /**
+   * A camera of the node's own, started once the client has a diagnostics status of the node: the
+   * fault plan counts the node's runs, and a status published before the client's subscription has
+   * matched reaches nobody, so no run happens before discovery, however long it takes.
+   */
+  async function cameraAfterDiscovery(name: string): Promise<void> {
+    await bed.client.diagnostics(name, 60);
     bed.own(
       startNode(
         'imageSourceNode',
-        'accel_cam',
+        `${name}_cam`,
         [`directory:=${bed.photoDir}`, 'rate_hz:=5.0'],
-        ['-r', `image:=${TOPIC}`],
+        ['-r', `image:=${TOPIC}/${name}`],
       ),
     );
-  });
+  }
 
   const startPerception = (
     name: string,
@@ -48,7 +56,7 @@ describe('the accelerator failing mid-run (on_accelerator_failure)', function ()
           '-r',
           `__node:=${name}`,
           '-r',
-          `image:=${TOPIC}`,
+          `image:=${TOPIC}/${name}`,
           ...['threads:=2', ...params].flatMap((p) => ['-p', p]),
         ],
         { HTP_PERCEPTION_TEST_FAULTS: JSON.stringify(plan) },
@@ -82,8 +90,12 @@ describe('the accelerator failing mid-run (on_accelerator_failure)', function ()
     );
   }
 
-  /** The first ERROR status, published within a second of the node's ERROR line. */
-  async function errorWithinASecond(name: string, errorAt: number): Promise<DiagnosticStatus> {
+  /**
+   * The first ERROR status, and how long after the node's ERROR line it went out. The node
+   * publishes it at once; DIAGNOSTICS_PERIOD_S bounds it whatever the load, since even a status
+   * that waited for the next periodic one would be out by then (measured at once: printed).
+   */
+  async function errorAtOnce(name: string, errorAt: number): Promise<DiagnosticStatus> {
     let statuses: DiagnosticStatus[] = [];
     let first: DiagnosticStatus | undefined;
     for (let i = 0; i < 20 && !first; i++) {
@@ -92,30 +104,33 @@ describe('the accelerator failing mid-run (on_accelerator_failure)', function ()
     }
     assert.ok(first, JSON.stringify(statuses.slice(-3)));
     const delay = first.stamp! - errorAt;
-    assert.ok(delay <= 1.0, `diagnostics ERROR published ${delay.toFixed(2)} s after the failure`);
+    console.log(`      ${name}: diagnostics ERROR ${delay.toFixed(3)} s after the ERROR line`);
+    assert.ok(
+      delay <= DIAGNOSTICS_PERIOD_S,
+      `diagnostics ERROR published ${delay.toFixed(2)} s after the failure`,
+    );
     return first;
   }
 
+  /** The ERROR lines of the node under test (not of DDS or other libraries in its process). */
+  const nodeErrors = (text: string, name: string): string[] =>
+    logLines(text, new RegExp(`^\\[ERROR\\] \\[[0-9.]+\\] \\[${name}\\]:`)).map((l) => l.line);
+
   it('retry on the CPU: ERROR at once with the provider and reason, a failed re-creation backs off, resumes on the CPU', async () => {
     const name = 'accel_retry';
-    // Runs 30 and 31 fail; the first re-creation (session 2) fails too; run 32 answers. Late
-    // enough that the client has matched the node's /diagnostics publisher (a status published
-    // before discovery completes reaches nobody).
-    const node = startPerception(name, { failRuns: [30, 31], failLoads: [2, 2] }, []);
+    // Runs 3 and 4 fail; the first re-creation (session 2) fails too; run 5 answers.
+    const node = startPerception(name, { failRuns: [3, 4], failLoads: [2, 2] }, []);
     await node.waitFor(/nodes by provider/, 60_000);
-    await bed.client.diagnostics(name, 10);
     await bed.client.watch(`/${name}/detections`, 'detections');
+    await cameraAfterDiscovery(name);
     const pid = node.child.pid;
     const error = await node.waitFor(
-      /\[ERROR\] \[([0-9.]+)\] \[accel_retry\]: yolo11n on cpu: ERR_RUNTIME: run 30 of \S+ failed: injected fault .*; on_accelerator_failure retry: re-creating the sessions in 0\.5 s/,
+      /\[ERROR\] \[([0-9.]+)\] \[accel_retry\]: yolo11n on cpu: ERR_RUNTIME: run 3 of \S+ failed: injected fault .*; on_accelerator_failure retry: re-creating the sessions in 0\.5 s/,
       60_000,
     );
     const errorAt = Number(error[1]);
-    const down = await errorWithinASecond(name, errorAt);
-    assert.match(
-      down.message,
-      /^engine failed on cpu: ERR_RUNTIME: run 30 of \S+ failed: injected/,
-    );
+    const down = await errorAtOnce(name, errorAt);
+    assert.match(down.message, /^engine failed on cpu: ERR_RUNTIME: run 3 of \S+ failed: injected/);
     assert.equal(down.values.engine_state, 'broken');
     assert.equal(down.values.power_state, 'released');
     await node.waitFor(/recovered on cpu after 3 re-creation\(s\)/, 60_000);
@@ -125,20 +140,20 @@ describe('the accelerator failing mid-run (on_accelerator_failure)', function ()
     assert.equal(up.values.engine_failures, '2');
     assert.equal(up.values.running_provider, 'cpu');
     assert.equal(up.values.processor, 'CPU');
-    assert.match(up.values.last_engine_failure!, /^ERR_RUNTIME: run 31 of/);
+    assert.match(up.values.last_engine_failure!, /^ERR_RUNTIME: run 4 of/);
     await detectionsFlow(name);
     const voted = await diagnosticsWhen(name, (d) => d.values.power_state === 'voted');
     assert.equal(voted.values.lifecycle_state, 'active');
-    // One ERROR for the episode; one WARN per failed attempt, none per dropped frame.
+    // One ERROR of the node for the episode; one WARN per failed attempt, none per dropped frame.
     const text = log(node);
-    assert.equal(logLines(text, /\[ERROR\]/).length, 1, text);
+    assert.equal(nodeErrors(text, name).length, 1, text);
     assert.equal(
       logLines(text, /re-creating the sessions on cpu failed \(attempt 1: .*session 2 of/).length,
       1,
       text,
     );
     assert.equal(
-      logLines(text, /failed again after re-creation 2 \(ERR_RUNTIME: run 31/).length,
+      logLines(text, /failed again after re-creation 2 \(ERR_RUNTIME: run 4/).length,
       1,
       text,
     );
@@ -149,18 +164,18 @@ describe('the accelerator failing mid-run (on_accelerator_failure)', function ()
 
   it('a run that hangs past run_deadline_ms: ERR_DEADLINE, the executor keeps serving, new sessions answer before the hung run returns', async () => {
     const name = 'accel_hang';
-    const node = startPerception(name, { hangRuns: [30, 30], hangMs: 15_000 }, [
+    const node = startPerception(name, { hangRuns: [3, 3], hangMs: 15_000 }, [
       'run_deadline_ms:=1500',
     ]);
     await node.waitFor(/nodes by provider/, 60_000);
-    await bed.client.diagnostics(name, 10);
     await bed.client.watch(`/${name}/detections`, 'detections');
+    await cameraAfterDiscovery(name);
     const error = await node.waitFor(
       /\[ERROR\] \[([0-9.]+)\] \[accel_hang\]: yolo11n on cpu: ERR_DEADLINE: the frame's runs took longer than run_deadline_ms \(1500 ms\); on_accelerator_failure retry/,
       60_000,
     );
     const errorAt = Number(error[1]);
-    await errorWithinASecond(name, errorAt);
+    await errorAtOnce(name, errorAt);
     // The parameter services answer while the run hangs: the executor is not blocked.
     const [set] = await bed.client.setParams(name, { score_threshold: 0.3 });
     assert.ok(set?.successful, JSON.stringify(set));
@@ -174,17 +189,25 @@ describe('the accelerator failing mid-run (on_accelerator_failure)', function ()
       `recovered ${(Number(recovered[1]) - errorAt).toFixed(1)} s after the deadline`,
     );
     await detectionsFlow(name);
-    // Diagnostics kept coming at 1 Hz while the run hung.
+    // Diagnostics kept coming at 1 Hz while the run hung: one per whole period of the time from
+    // the run's start (the deadline before the ERROR) to the recovery, less one for the ends.
+    const from = errorAt - 1.5;
+    const hungS = Number(recovered[1]) - from;
     const during = (await bed.client.diagnosticsLog(name)).filter(
-      (s) => s.stamp! > errorAt - 1.5 && s.stamp! < Number(recovered[1]),
+      (s) => s.stamp! > from && s.stamp! < Number(recovered[1]),
     );
-    assert.ok(during.length >= 2, `${during.length} statuses while the run hung`);
+    const expected = Math.floor(hungS / DIAGNOSTICS_PERIOD_S) - 1;
+    assert.ok(
+      during.length >= Math.max(1, expected),
+      `${during.length} statuses in the ${hungS.toFixed(1)} s the run hung`,
+    );
   });
 
   it('stop on the CPU: the node deactivates, says why while inactive, and comes back on activate', async () => {
     const name = 'accel_stop';
     const node = startPerception(name, { failRuns: [5, 5] }, ['on_accelerator_failure:=stop']);
     await node.waitFor(/nodes by provider/, 60_000);
+    await cameraAfterDiscovery(name);
     await node.waitFor(
       /\[ERROR\] .*yolo11n on cpu: ERR_RUNTIME: run 5 of \S+ failed: .*; on_accelerator_failure stop: deactivating/,
       60_000,
@@ -226,6 +249,7 @@ describe('the accelerator failing mid-run (on_accelerator_failure)', function ()
         'on_accelerator_failure:=cpu',
       ]);
       await node.waitFor(/nodes by provider \{.*QNNExecutionProvider/, 120_000);
+      await cameraAfterDiscovery(name);
       await node.waitFor(
         /\[ERROR\] .*yolo11n on htp: ERR_RUNTIME: run 2 of \S+ failed: .*; on_accelerator_failure cpu: re-creating the sessions on the CPU now/,
         120_000,
@@ -249,6 +273,7 @@ describe('the accelerator failing mid-run (on_accelerator_failure)', function ()
       const name = 'accel_htp';
       const node = startPerception(name, { failRuns: [2, 2] }, [...htp, slow]);
       await node.waitFor(/nodes by provider \{.*QNNExecutionProvider/, 120_000);
+      await cameraAfterDiscovery(name);
       await node.waitFor(
         /\[ERROR\] .*yolo11n on htp: ERR_RUNTIME: run 2 of \S+ failed: .*; on_accelerator_failure retry: re-creating the sessions in 0\.5 s/,
         120_000,
