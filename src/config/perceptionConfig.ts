@@ -82,10 +82,10 @@ export const PERCEPTION_PARAMETERS = {
     'raw (sensor_msgs/Image on `image`) or compressed (CompressedImage on `image/compressed`)',
   ),
   input_qos: spec(
-    z.enum(['sensor_data', 'reliable', 'default']),
+    z.enum(['sensor_data', 'reliable', 'default', 'reliable_keep_all']),
     'sensor_data',
     'session',
-    'QoS of the image subscription',
+    'QoS of the input subscriptions: sensor_data (best effort, keep last 1), reliable (keep last 1), default (reliable, keep last 10) or reliable_keep_all (nothing overwritten before it is taken)',
   ),
   input_timeout_s: spec(
     z.number().min(0).max(3600),

@@ -10,6 +10,7 @@ import { decodeCameraInfo, decodeDepthImage, DepthFrame } from './codecs/depthCo
 import { FrameError, type FrameErrorCode } from './frameError';
 import { makeQos, QosName } from './qosProfile';
 import { rawSubscriptionOptions } from './directTake';
+import { messageLostCounter, type MessageLostCounter } from './messageLost';
 import type { RosTime } from './rosHeader';
 
 export interface DepthInput {
@@ -31,6 +32,9 @@ export interface DepthCounters {
   cameraInfoReceived: number;
   cameraInfoRejected: number;
   cameraInfoRejectedByCode: Partial<Record<DepthRejectReason, number>>;
+  /** Messages DDS lost before the take on each subscription (ImageIntake's `lost`). */
+  readonly depthLost: number | undefined;
+  readonly cameraInfoLost: number | undefined;
   lastError?: string;
   /** performance.now() of the newest depth image / CameraInfo, valid or not (stale-input check). */
   depthLastReceivedAt: number | undefined;
@@ -50,16 +54,9 @@ const KEEP = 4;
 const ns = (t: RosTime) => BigInt(t.sec) * 1_000_000_000n + BigInt(t.nanosec);
 
 export class DepthIntake {
-  readonly counters: DepthCounters = {
-    depthReceived: 0,
-    depthRejected: 0,
-    depthRejectedByCode: {},
-    cameraInfoReceived: 0,
-    cameraInfoRejected: 0,
-    cameraInfoRejectedByCode: {},
-    depthLastReceivedAt: undefined,
-    cameraInfoLastReceivedAt: undefined,
-  };
+  readonly counters: DepthCounters;
+  private readonly depthLost: MessageLostCounter;
+  private readonly infoLost: MessageLostCounter;
   private readonly recent: DepthFrame[] = [];
   private camera: CameraModel | undefined;
   private cameraError = '';
@@ -89,6 +86,27 @@ export class DepthIntake {
       { isRaw: true, qos },
       (m: unknown) => this.takeCameraInfo(m as Buffer),
     );
+    const depthLost = messageLostCounter(this.depthSub);
+    const infoLost = messageLostCounter(this.infoSub);
+    this.depthLost = depthLost;
+    this.infoLost = infoLost;
+    this.counters = {
+      depthReceived: 0,
+      depthRejected: 0,
+      depthRejectedByCode: {},
+      cameraInfoReceived: 0,
+      cameraInfoRejected: 0,
+      cameraInfoRejectedByCode: {},
+      // Read when the diagnostics ask (1 Hz), not per message.
+      get depthLost() {
+        return depthLost.total;
+      },
+      get cameraInfoLost() {
+        return infoLost.total;
+      },
+      depthLastReceivedAt: undefined,
+      cameraInfoLastReceivedAt: undefined,
+    };
   }
 
   get depthTopic(): string {
@@ -122,6 +140,8 @@ export class DepthIntake {
   }
 
   destroy(): void {
+    this.depthLost.destroy();
+    this.infoLost.destroy();
     this.node.destroySubscription(this.depthSub);
     this.node.destroySubscription(this.infoSub);
     this.recent.length = 0;

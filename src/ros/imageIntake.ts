@@ -6,6 +6,7 @@ import { makeQos, QosName } from './qosProfile';
 import { EndpointQos, incompatibility } from './qosCompatibility';
 import { framePacer } from '../util/frameGarbagePacer';
 import { rawSubscriptionOptions, takeKind, TakeKind } from './directTake';
+import { messageLostCounter, type MessageLostCounter } from './messageLost';
 
 export type InputTransport = 'raw' | 'compressed';
 
@@ -26,6 +27,11 @@ export interface IntakeCounters {
   received: number;
   rejected: number;
   rejectedByCode: Partial<Record<FrameErrorCode, number>>;
+  /**
+   * Messages DDS lost before the take, as the RMW reports them (messageLost.ts: not what a
+   * keep-last history overwrote); undefined where it does not report them.
+   */
+  readonly lost: number | undefined;
   lastError?: string;
   incompatiblePublishers: string[];
   /** How the subscription takes frames: with one copy (`direct`) or rmw's two (`serialized`). */
@@ -43,15 +49,9 @@ export interface IntakeCounters {
  * object, which cannot keep up with camera rates. A bad frame is counted and reported, never thrown.
  */
 export class ImageIntake {
-  readonly counters: IntakeCounters = {
-    received: 0,
-    rejected: 0,
-    rejectedByCode: {},
-    incompatiblePublishers: [],
-    take: 'serialized',
-    lastReceivedAt: undefined,
-  };
+  readonly counters: IntakeCounters;
   private readonly subscription: Rclnodejs.Subscription;
+  private readonly lost: MessageLostCounter;
   private readonly qosTimer: Rclnodejs.Timer | undefined;
   private readonly reportedPublishers = new Set<string>();
 
@@ -70,7 +70,20 @@ export class ImageIntake {
       rawSubscriptionOptions(makeQos(rcl, options.qos)),
       (message: unknown) => this.handle(message as Buffer),
     );
-    this.counters.take = takeKind(this.subscription);
+    const lost = messageLostCounter(this.subscription);
+    this.lost = lost;
+    this.counters = {
+      received: 0,
+      rejected: 0,
+      rejectedByCode: {},
+      // Read when the diagnostics ask (1 Hz), not per message.
+      get lost() {
+        return lost.total;
+      },
+      incompatiblePublishers: [],
+      take: takeKind(this.subscription),
+      lastReceivedAt: undefined,
+    };
     const period = options.qosCheckPeriodMs ?? 2000;
     this.qosTimer =
       period > 0
@@ -86,6 +99,7 @@ export class ImageIntake {
   destroy(): void {
     // Cancelling alone would leave the timer in the node's list: one more per activate cycle.
     if (this.qosTimer) this.node.destroyTimer(this.qosTimer);
+    this.lost.destroy();
     this.node.destroySubscription(this.subscription);
   }
 

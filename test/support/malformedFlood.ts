@@ -18,7 +18,10 @@
  * it, so a reliable writer resends it until its history lets go of it (200 messages here) and the
  * reader gets nothing this writer sent after it meanwhile. On the flood's own writer that stalled
  * each topic for seconds at a time, and for good when one came within 200 messages of the end,
- * whatever the subscriber and its take. Prints one JSON line (FloodSummary).
+ * whatever the subscriber and its take. The messages Fast DDS never hands to the witness (those
+ * empty ones, and what the witness' take loses) are counted apart, predicted from each message's
+ * bytes with takenPayload, so that what was sent adds up: sent = delivered + dropped before the
+ * take. Prints one JSON line (FloodSummary).
  *
  *   node malformedFlood.js '<FloodPlan as JSON>'
  */
@@ -32,10 +35,11 @@ import { CameraModel, CameraModelError } from '../../src/depth/cameraModel';
 import { decodeCompressedImage } from '../../src/ros/codecs/compressedImageCodec';
 import { decodeCameraInfo, decodeDepthImage } from '../../src/ros/codecs/depthCodecs';
 import { FrameError } from '../../src/ros/frameError';
-import { rawSubscriptionOptions } from '../../src/ros/directTake';
+import { rawSubscriptionOptions, takeKind, type TakeKind } from '../../src/ros/directTake';
 import { decodeImage } from '../../src/ros/codecs/imageCodec';
 import { loadRclnodejs } from '../../src/ros/rosEnvironment';
 import { matchedSubscriptions } from '../../src/ros/matchedSubscriptions';
+import { takenPayload } from './takenPayload';
 import {
   encoded,
   hostileBytes,
@@ -63,9 +67,8 @@ export interface FloodPlan {
   readonly perRound: Readonly<Record<FloodInput, number>>;
   /**
    * Stop once the container's diagnostics (these nodes' bad_frames, depth_bad_frames and
-   * camera_info_bad) count this many bad messages, or after maxMalformed messages: a loaded
-   * machine's container takes fewer of what is sent (its reader histories are 10 deep), and the
-   * issue asks for 10,000 that the container took.
+   * camera_info_bad) count this many bad messages, or after maxMalformed messages: the issue asks
+   * for 10,000 that the container took.
    */
   readonly untilCounted: { readonly nodes: readonly string[]; readonly bad: number };
   readonly maxMalformed: number;
@@ -76,7 +79,10 @@ export interface FloodPlan {
   readonly seed: number;
   /** A colour photo: the valid frames show it letterboxed into 640x480 (raw) and as its JPEG. */
   readonly photo: string;
-  /** A pause of pauseMs after every pauseEvery messages: the reader's history is 10 deep. */
+  /**
+   * A pause of pauseMs after every pauseEvery messages: the rate the container takes beside its
+   * models, so that its readers' histories never fill (nor hold our writers back).
+   */
   readonly pauseEvery: number;
   readonly pauseMs: number;
 }
@@ -92,6 +98,14 @@ export interface FloodSummary {
    * received, by the outcome predicted from the bytes it received.
    */
   readonly delivered: Record<FloodInput, Record<Outcome, number>>;
+  /**
+   * Per input: messages sent that Fast DDS never hands to a subscriber in another process taking
+   * the witness' way (takenPayload: empty ones; with the one-copy take, those whose encapsulation
+   * Fast CDR does not read), predicted from the bytes sent. sent = delivered + this.
+   */
+  readonly droppedBeforeTake: Record<FloodInput, number>;
+  /** Per input: how the witness took (the container's take is the same: its intake_take). */
+  readonly take: Record<FloodInput, TakeKind>;
   /** Per input: how many of the sent messages were malformed (their outcomes included above). */
   readonly malformed: Record<FloodInput, number>;
   /** Bad messages the container's diagnostics counted when the flood stopped. */
@@ -434,10 +448,17 @@ async function main(): Promise<void> {
     FloodInput,
     Record<Outcome, number>
   >;
+  // What each take would never receive, for the witness' take to pick at the end.
+  const undeliverable = Object.fromEntries(
+    FLOOD_INPUTS.map((i) => [i, { direct: 0, serialized: 0 }]),
+  ) as Record<FloodInput, Record<TakeKind, number>>;
   const publish = (input: FloodInput, bytes: Uint8Array, outcome: Outcome): void => {
     const writer = bytes.length === 0 ? emptyPublishers[input] : publishers[input];
     writer.publish(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length) as never);
     sent[input][outcome] = (sent[input][outcome] ?? 0) + 1;
+    for (const take of ['direct', 'serialized'] as const) {
+      if (takenPayload(bytes, take, 'other process') === undefined) undeliverable[input][take]++;
+    }
   };
   const publishValid = (sec: number): void => {
     const frames = valid(sec);
@@ -504,14 +525,16 @@ async function main(): Promise<void> {
   const answered = new Promise<void>((resolve) => witness.on('exit', () => resolve()));
   witness.stdin.end();
   await answered;
-  const delivered = JSON.parse(witnessLines[witnessLines.length - 1] ?? '') as Record<
-    FloodInput,
-    Record<Outcome, number>
-  >;
+  const witnessed = JSON.parse(witnessLines[witnessLines.length - 1] ?? '') as WitnessReport;
+  const delivered = witnessed.taken;
 
   const summary: FloodSummary = {
     sent,
     delivered,
+    droppedBeforeTake: Object.fromEntries(
+      FLOOD_INPUTS.map((i) => [i, undeliverable[i][witnessed.take[i]]]),
+    ) as Record<FloodInput, number>,
+    take: witnessed.take,
     malformed,
     countedAtStop: countedNow(),
     families,
@@ -524,10 +547,16 @@ async function main(): Promise<void> {
   await rcl.shutdown();
 }
 
+/** The witness' last line: what it took per input by predicted outcome, and how it took. */
+interface WitnessReport {
+  readonly taken: Record<FloodInput, Record<Outcome, number>>;
+  readonly take: Record<FloodInput, TakeKind>;
+}
+
 /**
  * The witness process: subscribes to the flood's topics the way the container does, counts what
  * it takes by the outcome predicted from the bytes taken, prints 'ready' once subscribed, and when
- * its stdin closes and its count has stopped moving, the counts as one JSON line.
+ * its stdin closes and its count has stopped moving, the counts as one JSON line (WitnessReport).
  */
 async function witness(topics: Readonly<Record<FloodInput, string>>): Promise<void> {
   const rcl = loadRclnodejs();
@@ -545,11 +574,12 @@ async function witness(topics: Readonly<Record<FloodInput, string>>): Promise<vo
     Record<Outcome, number>
   >;
   let total = 0;
+  const take = {} as Record<FloodInput, TakeKind>;
   for (const input of FLOOD_INPUTS) {
     // As the container: CameraInfo serialized, images with the one-copy take where there is one.
     const options =
       input === 'camera_info' ? { isRaw: true, qos: deep } : rawSubscriptionOptions(deep);
-    node.createSubscription(
+    const subscription = node.createSubscription(
       TYPES[input] as 'sensor_msgs/msg/Image',
       topics[input],
       options,
@@ -559,6 +589,7 @@ async function witness(topics: Readonly<Record<FloodInput, string>>): Promise<vo
         total++;
       },
     );
+    take[input] = takeKind(subscription);
   }
   node.spin(5);
   process.stdout.write('ready\n');
@@ -570,7 +601,8 @@ async function witness(topics: Readonly<Record<FloodInput, string>>): Promise<vo
     last = total;
     await sleep(500);
   }
-  process.stdout.write(`${JSON.stringify(taken)}\n`);
+  const report: WitnessReport = { taken, take };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
   node.destroy();
   rcl.shutdown();
 }

@@ -118,6 +118,9 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     intake_take: d.intake?.take ?? '',
     bad_frames: d.intake?.rejected ?? 0,
     bad_frames_by_reason: JSON.stringify(d.intake?.rejectedByCode ?? {}),
+    // Lost by DDS before the take (empty where the RMW does not say): received + lost is what
+    // reached this reader.
+    lost: d.intake?.lost ?? '',
     errors: stats.failed,
     errors_by_kind: JSON.stringify(Object.fromEntries(stats.errorsByKind)),
     last_error: stats.lastFailure,
@@ -247,9 +250,11 @@ function depthValues(d: DepthDiagnostics): Record<string, string | number> {
     depth_received: d.counters?.depthReceived ?? 0,
     depth_bad_frames: d.counters?.depthRejected ?? 0,
     depth_bad_frames_by_reason: JSON.stringify(d.counters?.depthRejectedByCode ?? {}),
+    depth_lost: d.counters?.depthLost ?? '',
     camera_info_received: d.counters?.cameraInfoReceived ?? 0,
     camera_info_bad: d.counters?.cameraInfoRejected ?? 0,
     camera_info_bad_by_reason: JSON.stringify(d.counters?.cameraInfoRejectedByCode ?? {}),
+    camera_info_lost: d.counters?.cameraInfoLost ?? '',
     frames_with_depth: d.spatial.framesWithDepth,
     frames_without_depth: Object.values(d.spatial.framesWithoutDepth).reduce((a, b) => a + b, 0),
     frames_without_depth_by_reason: JSON.stringify(d.spatial.framesWithoutDepth),

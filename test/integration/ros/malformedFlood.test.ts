@@ -29,6 +29,13 @@ const PER_ROUND: Readonly<Record<FloodInput, number>> = {
   camera_info: 250,
 };
 const BAD_TARGET = 10_000;
+/**
+ * Messages per input the container's DDS may report lost (its `lost`, `depth_lost`,
+ * `camera_info_lost`), as a share of what the witness received: with keep-all readers only a
+ * writer giving up on a sample loses one, and the flood's pace keeps the readers from filling, so
+ * none is expected; a few are tolerated as long as they are counted.
+ */
+const LOST_SHARE = 0.01;
 const TOPICS: Readonly<Record<FloodInput, string>> = {
   image: '/fl/image',
   compressed: '/fl/image/compressed',
@@ -39,8 +46,10 @@ const TOPICS: Readonly<Record<FloodInput, string>> = {
 const THROTTLE_S = 5;
 
 // A 3D detector on the raw colour, depth and CameraInfo topics, and selfie segmentation on the
-// compressed one: four subscriptions, every message type a camera sends. Reliable input QoS
-// (`default`: keep last 10), so DDS resends what the reader missed instead of dropping it.
+// compressed one: four subscriptions, every message type a camera sends. Reliable keep-all input
+// QoS: DDS resends what the reader missed, and nothing the container's reader received is
+// overwritten before the node takes it (a keep-last history would, and Fast DDS reports that
+// nowhere), so what reached the container is what it counted plus what DDS reports lost.
 const PARAMS = `
 perception_container:
   ros__parameters:
@@ -50,13 +59,13 @@ fl_det:
     model: yolo11n
     threads: 1
     depth: true
-    input_qos: default
+    input_qos: reliable_keep_all
 fl_seg:
   ros__parameters:
     model: selfie-segmentation
     threads: 1
     input_transport: compressed
-    input_qos: default
+    input_qos: reliable_keep_all
 `;
 
 /** What the container says it took on one input, from its diagnostics. */
@@ -66,6 +75,8 @@ interface Taken {
   readonly accepted: number;
   readonly bad: number;
   readonly byReason: Record<string, number>;
+  /** Lost by DDS before the take, as the container's RMW reported it. */
+  readonly lost: number;
 }
 
 const num = (d: DiagnosticStatus, key: string): number => {
@@ -82,19 +93,32 @@ function taken(det: DiagnosticStatus, seg: DiagnosticStatus): Record<FloodInput,
     received: string,
     bad: string,
     by: string,
+    lost: string,
     accepted?: string,
   ) => {
     const b = num(d, bad);
     // `received` of the node counts the frames its intake accepted; depth_received and
     // camera_info_received count every message taken.
     const a = accepted ? num(d, accepted) : num(d, received) - b;
-    return { total: a + b, accepted: a, bad: b, byReason: reasons(d, by) };
+    return { total: a + b, accepted: a, bad: b, byReason: reasons(d, by), lost: num(d, lost) };
   };
   return {
-    image: of(det, 'received', 'bad_frames', 'bad_frames_by_reason', 'received'),
-    compressed: of(seg, 'received', 'bad_frames', 'bad_frames_by_reason', 'received'),
-    depth: of(det, 'depth_received', 'depth_bad_frames', 'depth_bad_frames_by_reason'),
-    camera_info: of(det, 'camera_info_received', 'camera_info_bad', 'camera_info_bad_by_reason'),
+    image: of(det, 'received', 'bad_frames', 'bad_frames_by_reason', 'lost', 'received'),
+    compressed: of(seg, 'received', 'bad_frames', 'bad_frames_by_reason', 'lost', 'received'),
+    depth: of(
+      det,
+      'depth_received',
+      'depth_bad_frames',
+      'depth_bad_frames_by_reason',
+      'depth_lost',
+    ),
+    camera_info: of(
+      det,
+      'camera_info_received',
+      'camera_info_bad',
+      'camera_info_bad_by_reason',
+      'camera_info_lost',
+    ),
   };
 }
 
@@ -130,6 +154,16 @@ function badInputWarnings(log: string): WarnLine[] {
  * valid frames, and keeps running: every bad message counted by reason, the valid frames during
  * and after the flood still give results, the log throttled. Under ASan when run with the ASan
  * addon preloaded (see docs/development.md).
+ *
+ * Issue 40 item 4: the counts add up, per input, as equalities. What the publisher sent is what
+ * the witness (a subscriber in another process taking the container's way) received plus what
+ * Fast DDS drops before any take (empty payloads; under the one-copy take, payloads whose
+ * encapsulation Fast CDR does not read: predicted per message by takenPayload). What the witness
+ * received is what the container counted as valid plus bad plus what its DDS reports lost (at
+ * most LOST_SHARE), and per reason the same within those lost. A container that skips counting
+ * a message fails here (checked on Kilted by making ImageIntake skip every 500th message it took,
+ * colour and compressed together: "image: witness 3920 = valid 333 + bad 3576 + lost 0", 3909
+ * counted).
  */
 describe('a container under a flood of malformed messages on every input (over DDS)', function () {
   this.timeout(300_000);
@@ -236,6 +270,8 @@ describe('a container under a flood of malformed messages on every input (over D
       },
       sent: sent.sent,
       delivered: sent.delivered,
+      droppedBeforeTake: sent.droppedBeforeTake,
+      take: sent.take,
       got,
       errorsByKind: { fl_det: det.values.errors_by_kind, fl_seg: seg.values.errors_by_kind },
       droppedStale: { fl_det: det.values.dropped_stale, fl_seg: seg.values.dropped_stale },
@@ -273,36 +309,38 @@ describe('a container under a flood of malformed messages on every input (over D
       /Aborted|core dumped|Segmentation fault|AddressSanitizer|FATAL|terminate called/,
     );
 
-    // Every message the container took is counted, and every bad one under its reason; it took
-    // what DDS delivered to a subscriber like it (the flood's witness), no more.
+    // The counts add up, per input: sent = delivered to the witness + dropped by Fast DDS before
+    // any take; delivered = counted valid + counted bad + reported lost, and per outcome too.
+    const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
+    const sums: Record<string, string> = {};
     let bad = 0;
     for (const input of FLOOD_INPUTS) {
       const g = got[input];
       const d = sent.delivered[input];
-      const deliveredTotal = Object.values(d).reduce((a, b) => a + b, 0);
-      const sumByReason = Object.values(g.byReason).reduce((a, b) => a + b, 0);
-      assert.equal(
-        sumByReason,
-        g.bad,
-        `${input}: reasons ${JSON.stringify(g.byReason)} vs ${g.bad} bad`,
-      );
-      assert.ok(g.total <= deliveredTotal, `${input}: took ${g.total} of ${deliveredTotal}`);
-      assert.ok(g.accepted <= (d.accepted ?? 0), `${input}: ${g.accepted} accepted`);
-      for (const [reason, n] of Object.entries(g.byReason)) {
-        assert.ok(n <= (d[reason] ?? 0), `${input}: ${n} ${reason}, ${d[reason] ?? 0} delivered`);
-      }
-      // A reason delivered a hundred times cannot all have been among the few the reader's
-      // history let go.
-      for (const [reason, n] of Object.entries(d)) {
-        if (reason !== 'accepted' && n >= 100) {
-          assert.ok(
-            (g.byReason[reason] ?? 0) > 0,
-            `${input}: ${n} ${reason} delivered, none counted`,
-          );
-        }
+      const deliveredTotal = sum(d);
+      const sentTotal = sum(sent.sent[input]);
+      const dropped = sent.droppedBeforeTake[input];
+      sums[input] =
+        `sent ${sentTotal} = witness ${deliveredTotal} + dropped before take ${dropped}; ` +
+        `witness ${deliveredTotal} = valid ${g.accepted} + bad ${g.bad} + lost ${g.lost}`;
+      assert.equal(sum(g.byReason), g.bad, `${input}: ${JSON.stringify(g.byReason)} vs ${g.bad}`);
+      assert.equal(sentTotal, deliveredTotal + dropped, `${input}: ${sums[input]}`);
+      assert.equal(g.total + g.lost, deliveredTotal, `${input}: ${sums[input]}`);
+      assert.ok(g.lost <= LOST_SHARE * deliveredTotal, `${input}: ${sums[input]}`);
+      for (const reason of new Set([...Object.keys(d), ...Object.keys(g.byReason)])) {
+        const counted = reason === 'accepted' ? g.accepted : (g.byReason[reason] ?? 0);
+        const witnessed = d[reason] ?? 0;
+        assert.ok(
+          counted <= witnessed && counted + g.lost >= witnessed,
+          `${input}: ${reason}: counted ${counted}, witness ${witnessed}, lost ${g.lost}`,
+        );
       }
       bad += g.bad;
     }
+    console.log(`      sums: ${JSON.stringify(sums)}`);
+    // The container took the way the witness did (the one-copy take decides what is dropped).
+    assert.equal(det.values.intake_take, sent.take.image, 'fl_det');
+    assert.equal(seg.values.intake_take, sent.take.compressed, 'fl_seg');
     assert.ok(bad >= BAD_TARGET, `the container counted ${bad} bad messages, not ${BAD_TARGET}`);
     // Compressed data is decoded only for the frames a pipeline runs on: what does not decode is
     // counted there, by its code; nothing else failed.

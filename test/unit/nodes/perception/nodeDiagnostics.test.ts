@@ -88,6 +88,7 @@ describe('nodes/nodeDiagnostics: stale input', () => {
       rejectedByCode: {},
       incompatiblePublishers: ['/camera: it offers best effort, the node asks reliable'],
       take: 'direct' as const,
+      lost: 2,
       lastReceivedAt: undefined,
     };
     const d = nodeDiagnostics(
@@ -97,6 +98,8 @@ describe('nodes/nodeDiagnostics: stale input', () => {
       d.message,
       'incompatible publisher: /camera: it offers best effort, the node asks reliable; no image on /cam/image for 3.0 s',
     );
+    // What DDS lost before the take is its own count, beside received and bad_frames.
+    assert.equal(d.values.lost, 2);
   });
 
   it('an inactive node is not stale (its state says why nothing comes)', () => {
