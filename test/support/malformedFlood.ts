@@ -39,7 +39,7 @@ import { rawSubscriptionOptions, takeKind, type TakeKind } from '../../src/ros/d
 import { decodeImage } from '../../src/ros/codecs/imageCodec';
 import { loadRclnodejs } from '../../src/ros/rosEnvironment';
 import { matchedSubscriptions } from '../../src/ros/matchedSubscriptions';
-import { takenPayload } from './takenPayload';
+import { fastDdsMajor, takenPayload } from './takenPayload';
 import {
   encoded,
   hostileBytes,
@@ -449,6 +449,7 @@ async function main(): Promise<void> {
     Record<Outcome, number>
   >;
   // What each take would never receive, for the witness' take to pick at the end.
+  const fastDds = fastDdsMajor();
   const undeliverable = Object.fromEntries(
     FLOOD_INPUTS.map((i) => [i, { direct: 0, serialized: 0 }]),
   ) as Record<FloodInput, Record<TakeKind, number>>;
@@ -457,7 +458,8 @@ async function main(): Promise<void> {
     writer.publish(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length) as never);
     sent[input][outcome] = (sent[input][outcome] ?? 0) + 1;
     for (const take of ['direct', 'serialized'] as const) {
-      if (takenPayload(bytes, take, 'other process') === undefined) undeliverable[input][take]++;
+      if (takenPayload(bytes, take, 'other process', fastDds) === undefined)
+        undeliverable[input][take]++;
     }
   };
   const publishValid = (sec: number): void => {
