@@ -408,12 +408,16 @@ async function main(): Promise<void> {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const witnessLines: string[] = [];
-  const witnessLine = new Promise<void>((resolve) =>
-    createInterface({ input: witness.stdout }).on('line', (l) => {
-      witnessLines.push(l);
-      resolve();
-    }),
-  );
+  const lineWaiters: { text: string; resolve: () => void }[] = [];
+  createInterface({ input: witness.stdout }).on('line', (l) => {
+    witnessLines.push(l);
+    for (const w of lineWaiters.filter((x) => x.text === l)) w.resolve();
+  });
+  /** Resolves once the witness printed `text` (or had printed it already). */
+  const witnessSaid = (text: string): Promise<void> =>
+    witnessLines.includes(text)
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => lineWaiters.push({ text, resolve }));
   const publishers = Object.fromEntries(
     FLOOD_INPUTS.map((input) => [
       input,
@@ -431,7 +435,7 @@ async function main(): Promise<void> {
   node.spin(5);
   const deadline = Date.now() + 60_000;
   // The container and our witness.
-  await witnessLine; // 'ready'
+  await witnessSaid('ready');
   while (
     FLOOD_INPUTS.some(
       (i) =>
@@ -441,8 +445,14 @@ async function main(): Promise<void> {
     if (Date.now() > deadline) throw new Error('no subscriber on some flood topic after 60 s');
     await sleep(100);
   }
-  // Both ends of a reliable match: the reader may learn of our writer a moment after we of it.
-  await sleep(1000);
+  const matchedAt = Date.now();
+  // Both ends of a reliable match: a volatile reader that learns of our writer after a message
+  // went out never gets that message, and it may learn of the writer a moment after the writer
+  // learned of it. The witness says when each of its readers has matched both our writers.
+  await witnessSaid('matched');
+  // The container's readers are not visible from here: the time the witness's readers took to
+  // match after ours matched theirs (the same discovery exchange), again, for the container's.
+  await sleep(Math.max(200, 2 * (Date.now() - matchedAt)));
 
   const sent = Object.fromEntries(FLOOD_INPUTS.map((i) => [i, {}])) as Record<
     FloodInput,
@@ -577,6 +587,7 @@ async function witness(topics: Readonly<Record<FloodInput, string>>): Promise<vo
   >;
   let total = 0;
   const take = {} as Record<FloodInput, TakeKind>;
+  const subscriptions: Rclnodejs.Subscription[] = [];
   for (const input of FLOOD_INPUTS) {
     // As the container: CameraInfo serialized, images with the one-copy take where there is one.
     const options =
@@ -592,9 +603,17 @@ async function witness(topics: Readonly<Record<FloodInput, string>>): Promise<vo
       },
     );
     take[input] = takeKind(subscription);
+    subscriptions.push(subscription);
   }
   node.spin(5);
   process.stdout.write('ready\n');
+  // Each reader has matched the flood's two writers on its topic (the main and the empty one).
+  const until = Date.now() + 60_000;
+  while (subscriptions.some((sub) => matchedPublishers(sub) < 2)) {
+    if (Date.now() > until) throw new Error('witness: a flood writer unmatched after 60 s');
+    await sleep(50);
+  }
+  process.stdout.write('matched\n');
   await new Promise<void>((resolve) => {
     process.stdin.on('end', () => resolve());
     process.stdin.resume();
@@ -607,6 +626,17 @@ async function witness(topics: Readonly<Record<FloodInput, string>>): Promise<vo
   process.stdout.write(`${JSON.stringify(report)}\n`);
   node.destroy();
   rcl.shutdown();
+}
+
+/**
+ * Writers a subscription has matched. Like Publisher.subscriptionCount (matchedSubscriptions),
+ * rclnodejs' typings declare a method where its runtime has a getter: both are read.
+ */
+function matchedPublishers(subscription: object): number {
+  const count = (subscription as { publisherCount?: unknown }).publisherCount;
+  if (typeof count === 'function') return (count as () => number).call(subscription);
+  if (typeof count === 'number') return count;
+  throw new TypeError('rclnodejs Subscription has no publisherCount');
 }
 
 if (require.main === module) {

@@ -18,6 +18,12 @@ async function terminate(p: RunningProcess): Promise<{ code: number | null; ms: 
   return { code, ms: performance.now() - t0 };
 }
 
+/**
+ * A stop's bound: 3x the worst measured on a loaded machine. Measured beside a two-core CPU hog
+ * (2026-12-02, AMD EPYC): perception_node 408-419 ms, the container 437-581 ms.
+ */
+const STOP_MS = 2000;
+
 describe('clean stops: SIGTERM with a frame in flight', function () {
   this.timeout(240_000);
   const bed = useRosTestBed('person.jpg');
@@ -35,7 +41,7 @@ describe('clean stops: SIGTERM with a frame in flight', function () {
     const { code, ms } = await terminate(node);
     assert.equal(code, 0, node.stderr());
     console.log(`      perception_node stopped in ${ms.toFixed(0)} ms`);
-    assert.ok(ms < 2000, `stopped in ${ms.toFixed(0)} ms`);
+    assert.ok(ms < STOP_MS, `stopped in ${ms.toFixed(0)} ms`);
     assert.doesNotMatch(node.stdout() + node.stderr(), /\[(WARN|ERROR)\]|Error/);
   });
 
@@ -54,7 +60,7 @@ describe('clean stops: SIGTERM with a frame in flight', function () {
     const { code, ms } = await terminate(c);
     assert.equal(code, 0, c.stderr());
     console.log(`      perception_container stopped in ${ms.toFixed(0)} ms`);
-    assert.ok(ms < 2000, `stopped in ${ms.toFixed(0)} ms`);
+    assert.ok(ms < STOP_MS, `stopped in ${ms.toFixed(0)} ms`);
     assert.doesNotMatch(c.stdout() + c.stderr(), /\[(WARN|ERROR)\]|Error/);
   });
 });

@@ -47,10 +47,12 @@ describe('managed perception node: endurance of the lifecycle', function () {
     console.log(
       `      after cycle 1: ${mb(first.rssKb)} MB, ${first.fds} fds; median cycles 6-15: ${mb(early)} MB; median cycles ${CYCLES - 9}-${CYCLES}: ${mb(late)} MB (${(((late - early) / early) * 100).toFixed(1)} %); after cycle ${CYCLES}: ${last.fds} fds`,
     );
-    // 8 %: the same code measured +2.1 % (CI), +4.4 % (a loaded machine) and +5.6 % (a clean
-    // clone): steps of ~5 MB at random cycles, new high-water marks of glibc's heap as in the
-    // hour-long soak, not a trend. The leak this guards against (the allocator tuning off,
-    // bench/results/2026-11-27-malloc-tuning-and-take-window.md) grew +17.4 %.
+    // 8 %: the same code measured +2.1 % (CI), +4.4 % (a loaded machine), +5.6 % (a clean
+    // clone) and +4.9 % (beside a two-core CPU hog, 2026-12-02): steps of ~5 MB at random
+    // cycles, new high-water marks of glibc's heap as in the hour-long soak, not a trend. The
+    // leak this guards against (the allocator tuning off,
+    // bench/results/2026-11-27-malloc-tuning-and-take-window.md) grew +17.4 %: not a timing
+    // bound, and 3x the worst growth (17 %) would let that leak pass, so the bound sits between.
     assert.ok(late <= early * 1.08, `RSS grew ${mb(early)} -> ${mb(late)} MB`);
     // A leak grows the count for good; a descriptor DDS or libuv holds for a moment at one sample
     // (CI on 2026-11-27: 44 everywhere, 47 once at cycle 46) is not one. Medians, as for RSS.
