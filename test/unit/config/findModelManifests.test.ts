@@ -33,6 +33,32 @@ describe('findModelManifests', function () {
     }
   });
 
+  it('follows symbolic links to folders and manifests, each real folder once, and skips dangling ones', function () {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'models-'));
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'data-'));
+    try {
+      fs.mkdirSync(path.join(elsewhere, 'big'));
+      fs.writeFileSync(path.join(elsewhere, 'big', 'big.manifest.json'), '{}');
+      fs.writeFileSync(path.join(elsewhere, 'lone.manifest.json'), '{}');
+      fs.symlinkSync(path.join(elsewhere, 'big'), path.join(dir, 'big'));
+      fs.symlinkSync(
+        path.join(elsewhere, 'lone.manifest.json'),
+        path.join(dir, 'lone.manifest.json'),
+      );
+      fs.symlinkSync(path.join(elsewhere, 'gone'), path.join(dir, 'dangling'));
+      // A cycle: big/up leads back to the models folder.
+      fs.symlinkSync(dir, path.join(elsewhere, 'big', 'up'));
+      const rel = (p: string): string => path.relative(dir, p);
+      assert.deepEqual(findModelManifests(dir).map(rel), [
+        'big/big.manifest.json',
+        'lone.manifest.json',
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('lists the thirteen models bootstrap prepares in this repository', function () {
     const root = REPO_ROOT;
     const names = findModelManifests(path.join(root, 'models'), { skipExamples: true }).map((p) =>
