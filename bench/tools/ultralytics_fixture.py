@@ -32,6 +32,8 @@ os.environ.setdefault("YOLO_VERBOSE", "False")
 import numpy as np  # noqa: E402
 from ultralytics import YOLO  # noqa: E402
 from ultralytics import settings  # noqa: E402
+# The benchmark's own run-length encoding of a mask (this script's folder is on sys.path).
+from ultralytics_reference import run_lengths  # noqa: E402
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
 
@@ -42,16 +44,6 @@ def sha256(path):
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
-
-
-def run_lengths(region):
-    flat = region.reshape(-1).astype(np.uint8)
-    if flat.size == 0:
-        return []
-    change = np.flatnonzero(np.diff(flat)) + 1
-    bounds = np.concatenate(([0], change, [flat.size]))
-    runs = np.diff(bounds).tolist()
-    return runs if flat[0] == 0 else [0] + runs
 
 
 def rle_string(runs):
