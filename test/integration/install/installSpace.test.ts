@@ -6,6 +6,7 @@ import { PERCEPTION_PARAMETERS } from '../../../src/config/perceptionConfig';
 import { installedWorkspace, InstalledWorkspace } from '../../support/colconWorkspace';
 import { REPO_ROOT, repoPath } from '../../support/paths';
 import { tempDirOutsideCheckout } from '../../support/tempDir';
+import { inspectLaunch, yamlJson } from '../../support/launchFacts';
 import { loadSharp } from '../../../src/util/loadSharp';
 import { photoFrame } from '../../support/photos';
 
@@ -481,20 +482,12 @@ describe('the install space runs on its own (colcon build, source moved away, on
   it('perception_container with the installed config/pipelines.yaml: every pipeline answers the photo', async function () {
     this.timeout(400_000);
     const pipelinesFile = path.join(w.share, 'config', 'pipelines.yaml');
-    const list = spawnSync(
-      'python3',
-      [
-        '-c',
-        'import json,sys,yaml; d=yaml.safe_load(open(sys.argv[1])); ps=d["perception_container"]["ros__parameters"]["pipelines"]; ' +
-          'print(json.dumps({p: d[p]["ros__parameters"]["model"] for p in ps}))',
-        pipelinesFile,
-      ],
-      { encoding: 'utf8' },
+    const models = yamlJson<Record<string, string>>(
+      pipelinesFile,
+      '{p: d[p]["ros__parameters"]["model"] for p in d["perception_container"]["ros__parameters"]["pipelines"]}',
     );
-    assert.equal(list.status, 0, list.stderr);
-    const models = JSON.parse(list.stdout) as Record<string, string>;
     const pipelines = Object.keys(models);
-    assert.ok(pipelines.length >= 2, `pipelines: ${list.stdout}`);
+    assert.ok(pipelines.length >= 2, `pipelines: ${JSON.stringify(models)}`);
     const image = `/${unique}/container/image_raw`;
     const container = own(
       startInstalled(
@@ -528,7 +521,7 @@ describe('the install space runs on its own (colcon build, source moved away, on
   /**
    * `ros2 launch htp_perception <file> large_frames:=true`, as docs/robot.md tells users. The
    * launch packages have no wheels here (no launch, launch_ros, ros2 CLI), so the installed launch
-   * file is read as the launch test reads it (test/fixtures/launch/inspect_launch.py) and its
+   * file is read as the launch test reads it (inspectLaunch) and its
    * effect applied: each of its nodes' installed executable, started with the environment the file
    * gives that node for large_frames:=true. No variable of ours is named here: a launch file that
    * stopped passing the argument on, or passed it under another name, gets no profile.
@@ -540,16 +533,7 @@ describe('the install space runs on its own (colcon build, source moved away, on
     assert.ok(files.length >= 2, `installed launch files: ${files.join(', ')}`);
     let started = 0;
     for (const file of files) {
-      const r = spawnSync(
-        'python3',
-        [repoPath('test', 'fixtures', 'launch', 'inspect_launch.py'), path.join(launchDir, file)],
-        { encoding: 'utf8' },
-      );
-      assert.equal(r.status, 0, `${file}: ${r.stderr}`);
-      const facts = JSON.parse(r.stdout) as {
-        arguments: Record<string, string | null>;
-        nodes: { executable: string; env: Record<string, string[]> }[];
-      };
+      const facts = inspectLaunch(path.join(launchDir, file));
       assert.ok('large_frames' in facts.arguments, `${file} declares large_frames`);
       for (const node of facts.nodes) {
         // The variables whose value is the large_frames argument itself.

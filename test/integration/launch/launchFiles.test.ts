@@ -4,68 +4,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PERCEPTION_PARAMETERS } from '../../../src/config/perceptionConfig';
 import { repoPath } from '../../support/paths';
-
-interface ForeignNode {
-  package: string;
-  executable: string;
-  arguments: string[];
-  condition: string;
-}
-
-/** One node of this package as a launch file starts it (which launch arguments feed what). */
-interface NodeFacts {
-  executable: string;
-  action: 'Node' | 'LifecycleNode';
-  /** The launch arguments its namespace reads; null when the node has no namespace. */
-  namespace: string[] | null;
-  env: Record<string, string[]>;
-  ros_arguments: string[];
-  parameters: Record<string, string[]>;
-}
-
-interface LaunchFacts {
-  arguments: Record<string, string | null>;
-  nodes: NodeFacts[];
-  /** This package's executables. */
-  executables: string[];
-  /** Nodes of other packages (rviz2), started only when asked. */
-  foreign: ForeignNode[];
-  files: string[];
-  parameters: string[];
-  conditions: string[];
-  uses: string[];
-}
-
-function inspect(file: string): LaunchFacts {
-  const r = spawnSync(
-    'python3',
-    [repoPath('test', 'fixtures', 'launch', 'inspect_launch.py'), file],
-    {
-      encoding: 'utf8',
-    },
-  );
-  assert.equal(r.status, 0, `${file} does not parse: ${r.stderr}`);
-  return JSON.parse(r.stdout) as LaunchFacts;
-}
+import { inspectLaunch, yamlJson } from '../../support/launchFacts';
 
 function installedExecutables(): string[] {
   const cmake = fs.readFileSync(repoPath('CMakeLists.txt'), 'utf8');
   const block = /set\(HTP_NODE_EXECUTABLES([^)]*)\)/.exec(cmake)?.[1] ?? '';
   return [...block.matchAll(/"([\w-]+)=/g)].map((m) => m[1]!);
-}
-
-function yamlJson<T>(file: string, expression = 'd'): T {
-  const r = spawnSync(
-    'python3',
-    [
-      '-c',
-      `import json,sys,yaml; d=yaml.safe_load(open(sys.argv[1])); print(json.dumps(${expression}))`,
-      file,
-    ],
-    { encoding: 'utf8' },
-  );
-  assert.equal(r.status, 0, `${file}: ${r.stderr}`);
-  return JSON.parse(r.stdout) as T;
 }
 
 /** Every `Topic: {Value: ...}` of an rviz config, wherever the display nests it. */
@@ -121,7 +65,7 @@ describe('launch files and config, checked statically (no launch wheels here)', 
     assert.ok(files.includes('perception.launch.py') && files.includes('perception.launch.xml'));
     const installed = installedExecutables();
     for (const f of files) {
-      const facts = inspect(path.join(LAUNCH, f));
+      const facts = inspectLaunch(path.join(LAUNCH, f));
       assert.ok(facts.executables.length > 0, f);
       for (const e of facts.executables)
         assert.ok(installed.includes(e), `${f}: ${e} is not installed`);
@@ -138,8 +82,8 @@ describe('launch files and config, checked statically (no launch wheels here)', 
   });
 
   it('the XML launch file is the twin of the Python one', () => {
-    const py = inspect(path.join(LAUNCH, 'perception.launch.py'));
-    const xml = inspect(path.join(LAUNCH, 'perception.launch.xml'));
+    const py = inspectLaunch(path.join(LAUNCH, 'perception.launch.py'));
+    const xml = inspectLaunch(path.join(LAUNCH, 'perception.launch.xml'));
     assert.deepEqual(xml.executables, py.executables);
     assert.deepEqual(xml.nodes, py.nodes);
     assert.deepEqual(xml.files, py.files);
@@ -167,7 +111,7 @@ describe('launch files and config, checked statically (no launch wheels here)', 
       enclave: '/',
     };
     for (const f of files) {
-      const facts = inspect(path.join(LAUNCH, f));
+      const facts = inspectLaunch(path.join(LAUNCH, f));
       for (const [arg, value] of Object.entries(robotDefaults))
         assert.equal(facts.arguments[arg], value, `${f}: ${arg}'s default`);
       assert.ok(facts.nodes.length > 0, f);
@@ -195,7 +139,7 @@ describe('launch files and config, checked statically (no launch wheels here)', 
 
   it('declares the perception node a LifecycleNode (autostart kept) and takes parameter files from the install share or the user', () => {
     for (const f of ['perception.launch.py', 'perception.launch.xml']) {
-      const facts = inspect(path.join(LAUNCH, f));
+      const facts = inspectLaunch(path.join(LAUNCH, f));
       const single = facts.nodes.find((n) => n.executable === 'perception_node');
       assert.equal(single?.action, 'LifecycleNode', `${f}: perception_node`);
       assert.deepEqual(single?.parameters.autostart, ['autostart'], `${f}: autostart`);
@@ -218,7 +162,7 @@ describe('launch files and config, checked statically (no launch wheels here)', 
   });
 
   it('rviz:=true starts rviz2 on config/perception.rviz, which parses and shows only topics the nodes publish', () => {
-    const py = inspect(path.join(LAUNCH, 'perception.launch.py'));
+    const py = inspectLaunch(path.join(LAUNCH, 'perception.launch.py'));
     assert.equal(py.arguments.rviz, 'false', 'rviz2 (not installed everywhere) only when asked');
     const rviz = py.foreign.find((n) => n.package === 'rviz2');
     assert.deepEqual(rviz?.arguments, ['-d', 'config/perception.rviz']);
