@@ -38,7 +38,7 @@ import { FrameError } from '../../src/ros/frameError';
 import { rawSubscriptionOptions, takeKind, type TakeKind } from '../../src/ros/directTake';
 import { decodeImage } from '../../src/ros/codecs/imageCodec';
 import { loadRclnodejs } from '../../src/ros/rosEnvironment';
-import { matchedSubscriptions } from '../../src/ros/matchedSubscriptions';
+import { matchedPublishers, matchedSubscriptions } from '../../src/ros/matchedSubscriptions';
 import { fastDdsMajor, takenPayload } from './takenPayload';
 import {
   encoded,
@@ -626,17 +626,6 @@ async function witness(topics: Readonly<Record<FloodInput, string>>): Promise<vo
   process.stdout.write(`${JSON.stringify(report)}\n`);
   node.destroy();
   rcl.shutdown();
-}
-
-/**
- * Writers a subscription has matched. Like Publisher.subscriptionCount (matchedSubscriptions),
- * rclnodejs' typings declare a method where its runtime has a getter: both are read.
- */
-function matchedPublishers(subscription: object): number {
-  const count = (subscription as { publisherCount?: unknown }).publisherCount;
-  if (typeof count === 'function') return (count as () => number).call(subscription);
-  if (typeof count === 'number') return count;
-  throw new TypeError('rclnodejs Subscription has no publisherCount');
 }
 
 if (require.main === module) {
