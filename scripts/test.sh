@@ -6,7 +6,7 @@
 # Lanes (docs/development.md):
 #   lint     eslint, the layer table (dependency-cruiser), prettier
 #   unit     test/unit: pure logic, the addon's boundary, property suites (no ROS processes)
-#   engine   test/integration/engine: the addon's sessions, preprocessing, kernels, the HTP simulator
+#   engine   test/integration/engine: the addon's sessions, preprocessing, kernels, the HTP simulator; test/integration/video: the video addon (H.264)
 #   models   test/integration/models: every shipped model through ModelPipeline on real photos
 #   cli      test/integration/cli: htp-perception import, quantize, compile, doctor, --help
 #   ros      test/integration/ros and lifecycle: nodes and containers over DDS
@@ -65,7 +65,7 @@ run_lane() {
         node_modules/.bin/prettier --check "src/**/*.ts" "test/**/*.ts" "bench/**/*.ts"
       ;;
     unit) mocha_lane 900 "dist/test/unit/**/*.test.js" ;;
-    engine) mocha_lane 900 "dist/test/integration/engine/**/*.test.js" ;;
+    engine) mocha_lane 900 "dist/test/integration/engine/**/*.test.js" "dist/test/integration/video/**/*.test.js" ;;
     models) mocha_lane 1500 "dist/test/integration/models/**/*.test.js" ;;
     cli) mocha_lane 1500 "dist/test/integration/cli/**/*.test.js" ;;
     ros)

@@ -48,3 +48,12 @@ export const ENGINE_DIR: string =
   INSTALL_LIB_DIR !== undefined
     ? path.join(INSTALL_LIB_DIR, 'engine')
     : path.join(PACKAGE_ROOT, 'build', 'engine', 'Release');
+
+/**
+ * The folder of the video addon (htp_video.node, native/video/): bootstrap's build output in a
+ * checkout, `lib/htp_perception/video` in an install. Optional: without it nodes publish no video.
+ */
+export const VIDEO_DIR: string =
+  INSTALL_LIB_DIR !== undefined
+    ? path.join(INSTALL_LIB_DIR, 'video')
+    : path.join(PACKAGE_ROOT, 'build', 'video', 'Release');

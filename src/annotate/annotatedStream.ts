@@ -1,6 +1,6 @@
 import type { Frame } from '../core/frame';
 import type { Annotation } from './annotationTypes';
-import { renderAnnotatedScaled } from './renderAnnotated';
+import { renderAnnotatedScaled, renderAnnotatedSized } from './renderAnnotated';
 import { DRAWABLE_ENCODINGS, toRgbImage } from './toRgbImage';
 
 /**
@@ -12,6 +12,16 @@ export interface AnnotatedSinks<C> {
   wantsRaw(): boolean;
   publishJpeg(jpeg: Buffer, context: C): void;
   publishRaw(rgb: Buffer, width: number, height: number, context: C): void;
+  /** The video stream, when the node has one. */
+  readonly video?: AnnotatedVideoSink<C>;
+}
+
+/** Where rgb8 pictures go to be encoded as video (it never makes the stream wait). */
+export interface AnnotatedVideoSink<C> {
+  wanted(): boolean;
+  /** The picture size for a camera image of this size. */
+  size(sourceWidth: number, sourceHeight: number): { width: number; height: number };
+  offer(rgb: Buffer, width: number, height: number, context: C): void;
 }
 
 /** The bandwidth bounds, read at each offer so they can change while the node runs. */
@@ -67,7 +77,11 @@ export class AnnotatedStream<C> {
 
   /** `annotation` is only built if the picture is really drawn. */
   offer(frame: Frame, annotation: () => Annotation, context: C): void {
-    if (!this.sinks.wantsJpeg() && !this.sinks.wantsRaw()) {
+    // Each is asked, so each view counts its own unwatched offers (and the video sees joins).
+    const jpeg = this.sinks.wantsJpeg();
+    const raw = this.sinks.wantsRaw();
+    const video = this.sinks.video?.wanted() ?? false;
+    if (!jpeg && !raw && !video) {
       this.counts.unwatched++;
       return;
     }
@@ -143,9 +157,19 @@ export class AnnotatedStream<C> {
       );
       this.sinks.publishJpeg(jpeg.data, context);
     }
+    let raw: { data: Buffer; width: number; height: number } | undefined;
     if (this.sinks.wantsRaw()) {
-      const raw = await renderAnnotatedScaled(rgb, annotation, 'rgb8', 0, o.annotatedMaxWidth);
+      raw = await renderAnnotatedScaled(rgb, annotation, 'rgb8', 0, o.annotatedMaxWidth);
       this.sinks.publishRaw(raw.data, raw.width, raw.height, context);
+    }
+    const video = this.sinks.video;
+    if (video?.wanted()) {
+      const { width, height } = video.size(rgb.width, rgb.height);
+      const picture =
+        raw && raw.width === width && raw.height === height
+          ? raw.data
+          : await renderAnnotatedSized(rgb, annotation, width, height);
+      video.offer(picture, width, height, context);
     }
   }
 }

@@ -42,6 +42,26 @@ export async function renderAnnotatedScaled(
   return { data: await encode(scaled, format, quality), width, height };
 }
 
+/**
+ * As renderAnnotated to rgb8, at exactly `width` x `height` (the video's even size, which may
+ * differ from the camera's aspect by less than a pixel).
+ */
+export async function renderAnnotatedSized(
+  image: RgbImage,
+  annotation: Annotation,
+  width: number,
+  height: number,
+): Promise<Buffer> {
+  if (width === image.width && height === image.height) {
+    return renderAnnotated(image, annotation, 'rgb8');
+  }
+  const drawn = await compose(image, annotation).removeAlpha().raw().toBuffer();
+  return loadSharp()(drawn, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .resize(width, height, { fit: 'fill' })
+    .raw()
+    .toBuffer();
+}
+
 const size = (i: RgbImage) => ({ width: i.width, height: i.height });
 
 function encode(img: sharp.Sharp, format: 'jpeg' | 'png' | 'rgb8', quality: number) {

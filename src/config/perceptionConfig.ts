@@ -8,6 +8,7 @@ import { parameterSpec as spec } from '../core/parameterSpec';
 import type { ParameterSpec } from '../core/parameterSpec';
 import { tableDefaults, tableSchema } from './parameterTable';
 import { KEYPOINT_SETS } from './keypointSets';
+import { VIDEO_ENCODER_CHOICES, type VideoEncoderChoice } from '../core/videoEncoders';
 
 /**
  * Parameters of every perception node (and of each pipeline of a perception_container): the one
@@ -205,13 +206,37 @@ export const PERCEPTION_PARAMETERS = {
     z.number().min(0).max(1000),
     10.0,
     'frame',
-    'most pictures per second on ~/annotated and ~/annotated/compressed; 0 = one per result',
+    'most pictures per second on ~/annotated, ~/annotated/compressed and ~/annotated/foxglove; 0 = one per result',
   ),
   annotated_max_width: spec(
     z.number().int().min(0).max(MAX_IMAGE_DIMENSION),
     1280,
     'frame',
     'wider annotated pictures are scaled down to this width (aspect kept); 0 = camera size',
+  ),
+  video_encoder: spec(
+    z.enum(VIDEO_ENCODER_CHOICES),
+    'auto',
+    'frame',
+    "H.264 encoder of ~/annotated/foxglove: auto (the board's V4L2 memory-to-memory encoder when one is found, else software), v4l2 (only the board's; refused where none is found), software (OpenH264, BSD-2-Clause), x264 (libx264 through libavcodec, GPL)",
+  ),
+  video_bitrate_kbps: spec(
+    z.number().int().min(50).max(50_000),
+    300,
+    'frame',
+    '~/annotated/foxglove: target bitrate in kbit/s',
+  ),
+  video_keyframe_interval_s: spec(
+    z.number().min(0.2).max(600),
+    2.0,
+    'frame',
+    '~/annotated/foxglove: longest time between keyframes (IDR, with SPS and PPS); a viewer that joins gets one on the next picture anyway',
+  ),
+  video_width: spec(
+    z.number().int().min(0).max(MAX_IMAGE_DIMENSION),
+    0,
+    'frame',
+    '~/annotated/foxglove: picture width (aspect kept, rounded to even, never wider than the camera); 0 = as annotated_max_width',
   ),
   segmentation_color_opacity: spec(
     z.number().min(0).max(1),
@@ -321,6 +346,16 @@ export interface FrameOptions {
   /** 0: the camera's width. */
   readonly annotatedMaxWidth: number;
   readonly segmentationColorOpacity: number;
+  readonly video: VideoOptions;
+}
+
+/** ~/annotated/foxglove's live settings. */
+export interface VideoOptions {
+  readonly encoder: VideoEncoderChoice;
+  readonly bitrateKbps: number;
+  readonly keyframeIntervalS: number;
+  /** 0: as annotatedMaxWidth. */
+  readonly width: number;
 }
 
 export function frameOptions(c: PerceptionConfig): FrameOptions {
@@ -344,6 +379,12 @@ export function frameOptions(c: PerceptionConfig): FrameOptions {
     annotatedMaxRateHz: c.annotated_max_rate_hz,
     annotatedMaxWidth: c.annotated_max_width,
     segmentationColorOpacity: c.segmentation_color_opacity,
+    video: {
+      encoder: c.video_encoder,
+      bitrateKbps: c.video_bitrate_kbps,
+      keyframeIntervalS: c.video_keyframe_interval_s,
+      width: c.video_width,
+    },
   };
 }
 

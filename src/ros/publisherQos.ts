@@ -28,6 +28,12 @@ export const RESULT_QOS: OutputQos = {
 /** Pictures (label images, annotated streams): large, only the newest matters. */
 export const IMAGE_QOS: OutputQos = { ...RESULT_QOS, depth: 1 };
 
+/**
+ * Video: every access unit matters (a lost P-frame spoils the picture until the next IDR), so a
+ * second of them may wait for a slow reader.
+ */
+export const VIDEO_QOS: OutputQos = { ...RESULT_QOS, depth: 30 };
+
 /** Published once per configure and kept for late subscribers (LabelInfo). */
 export const LATCHED_QOS: OutputQos = { ...RESULT_QOS, durability: 'transient_local', depth: 1 };
 

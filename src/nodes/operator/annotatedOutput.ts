@@ -1,5 +1,5 @@
 import type * as Rclnodejs from 'rclnodejs';
-import type { AnnotatedSinks } from '../../annotate/annotatedStream';
+import type { AnnotatedSinks, AnnotatedVideoSink } from '../../annotate/annotatedStream';
 import { encodeCompressedImage } from '../../ros/codecs/compressedImageCodec';
 import { encodeImage } from '../../ros/codecs/imageCodec';
 import { IMAGE_QOS } from '../../ros/publisherQos';
@@ -8,13 +8,18 @@ import { WatchedPublisher } from '../../ros/watchedPublisher';
 
 /**
  * ~/annotated (rgb8) and ~/annotated/compressed (JPEG): the operators' picture, each drawn only
- * while someone subscribes to it. The context the annotated stream carries is the image header.
+ * while someone subscribes to it; and the video sink (H.264, videoOutput.ts) when there is one. The context the annotated stream carries is the image header.
  */
 export class AnnotatedOutput implements AnnotatedSinks<RosHeader> {
   private readonly raw: WatchedPublisher<'sensor_msgs/msg/Image'>;
   private readonly jpeg: WatchedPublisher<'sensor_msgs/msg/CompressedImage'>;
 
-  constructor(rcl: typeof Rclnodejs, node: Rclnodejs.Node) {
+  constructor(
+    rcl: typeof Rclnodejs,
+    node: Rclnodejs.Node,
+    /** ~/annotated/foxglove, when the node has video. */
+    readonly video?: AnnotatedVideoSink<RosHeader>,
+  ) {
     this.raw = WatchedPublisher.create(
       rcl,
       node,

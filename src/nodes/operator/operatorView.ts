@@ -11,12 +11,20 @@ import { AnnotatedOutput } from './annotatedOutput';
 import { ImageAnnotationsOutput } from './imageAnnotationsOutput';
 import { SegmentationColorOutput } from './segmentationColorOutput';
 import type { WatchedPublisherStats } from '../../ros/watchedPublisher';
+import { ConfigError } from '../../core/configError';
+import type { VideoEncoderChoice } from '../../core/videoEncoders';
+import { videoAddon } from '../../video/videoAddon';
+import { VIDEO_TOPIC, VideoOutput, type VideoOutputStats } from './videoOutput';
 
 export interface OperatorViewStats {
   readonly annotated: AnnotatedStreamStats;
   readonly segmentationColor: WatchedPublisherStats | undefined;
   /** ~/annotations; undefined for semantic models (no boxes to draw). */
   readonly annotations: WatchedPublisherStats | undefined;
+  /** ~/annotated/foxglove; undefined where the node has no video (no addon: see videoProblem). */
+  readonly video: VideoOutputStats | undefined;
+  /** Why there is no video ('' when there is). */
+  readonly videoProblem: string;
   /** What the badge says runs the models now (CPU, HTP, HTP partial n/m nodes). */
   readonly processor: string;
 }
@@ -32,6 +40,8 @@ export class OperatorView {
   private readonly stream: AnnotatedStream<RosHeader>;
   private readonly color: SegmentationColorOutput | undefined;
   private readonly annotations: ImageAnnotationsOutput | undefined;
+  private readonly video: VideoOutput | undefined;
+  private readonly videoProblem: string;
   private readonly figures = new StreamFigures();
   /** The badge's processor label and the models it was read from (they change on a fallback). */
   private processorOf: { readonly model: unknown; readonly label: string } | undefined;
@@ -41,8 +51,12 @@ export class OperatorView {
     node: Rclnodejs.Node,
     private readonly pipeline: PerceptionPipeline,
     onUndrawable: (encoding: string) => void,
+    warn: (line: string) => void,
   ) {
-    this.output = new AnnotatedOutput(rcl, node);
+    const video = openVideo(rcl, node, pipeline, warn);
+    this.video = video.output;
+    this.videoProblem = video.problem;
+    this.output = new AnnotatedOutput(rcl, node, this.video);
     this.stream = new AnnotatedStream<RosHeader>(
       this.output,
       () => pipeline.frameOptions,
@@ -64,6 +78,8 @@ export class OperatorView {
       annotated: this.stream.stats,
       segmentationColor: this.color?.stats,
       annotations: this.annotations?.stats,
+      video: this.video?.stats,
+      videoProblem: this.videoProblem,
       processor: this.processor(),
     };
   }
@@ -110,14 +126,52 @@ export class OperatorView {
     return this.processorOf.label;
   }
 
-  /** Resolves when nothing is being drawn (deactivate waits for it). */
-  idle(): Promise<void> {
-    return this.stream.idle();
+  /** Why `video_encoder` cannot become `choice` here ('' when it can). */
+  videoEncoderProblem(choice: VideoEncoderChoice): string {
+    if (this.video) return this.video.problem(choice);
+    return choice === 'auto' ? '' : `video_encoder ${choice}: ${this.videoProblem}`;
   }
 
-  destroy(): void {
+  /** The line the node logs at activation: which encoder makes the video, and why. */
+  videoLine(): string {
+    if (!this.video) return `no ${VIDEO_TOPIC}: ${this.videoProblem}`;
+    const e = this.video.encoder;
+    return `${VIDEO_TOPIC} (H.264) encodes with ${e.label}${e.reason ? ` (${e.reason})` : ''}, while subscribed`;
+  }
+
+  /** Resolves when nothing is being drawn or encoded (deactivate waits for it). */
+  async idle(): Promise<void> {
+    await this.stream.idle();
+    await this.video?.idle();
+  }
+
+  async destroy(): Promise<void> {
+    await this.video?.destroy();
     this.output.destroy();
     this.color?.destroy();
     this.annotations?.destroy();
   }
+}
+
+/**
+ * The video output, or why there is none: without the video addon a node with `video_encoder:
+ * auto` runs without video (said in the log and diagnostics); one that asked for an encoder by
+ * name is refused at configure, as is `v4l2` where no device is found.
+ */
+function openVideo(
+  rcl: typeof Rclnodejs,
+  node: Rclnodejs.Node,
+  pipeline: PerceptionPipeline,
+  warn: (line: string) => void,
+): { output: VideoOutput | undefined; problem: string } {
+  const loaded = videoAddon();
+  const choice = pipeline.frameOptions.video.encoder;
+  if ('problem' in loaded) {
+    if (choice !== 'auto') throw new ConfigError(`video_encoder ${choice}: ${loaded.problem}`);
+    return { output: undefined, problem: loaded.problem };
+  }
+  return {
+    output: new VideoOutput(rcl, node, loaded.addon, () => pipeline.frameOptions, warn),
+    problem: '',
+  };
 }

@@ -226,7 +226,14 @@ export class PerceptionNode {
     } catch (e) {
       return e instanceof Error ? e.message : String(e);
     }
-    return this.configured?.pipeline.frameOptionsProblem(frameOptions(next)) ?? '';
+    const options = frameOptions(next);
+    return (
+      this.configured?.pipeline.frameOptionsProblem(options) ||
+      (changes.video_encoder !== undefined
+        ? this.configured?.view.videoEncoderProblem(options.video.encoder)
+        : '') ||
+      ''
+    );
   }
 
   private applyParameters(changes: Readonly<Record<string, ParameterValue>>): void {
@@ -255,8 +262,13 @@ export class PerceptionNode {
       );
       const rcl = this.ctx.rcl;
       const outputs = new TaskPublishers(rcl, this.node, pipeline.task);
-      const view = new OperatorView(rcl, this.node, pipeline, (encoding) =>
-        this.warnUndrawable(encoding),
+      const log = this.node.getLogger();
+      const view = new OperatorView(
+        rcl,
+        this.node,
+        pipeline,
+        (encoding) => this.warnUndrawable(encoding),
+        (line) => log.warn(line),
       );
       const manifest = pipeline.model.manifest;
       // LabelInfo.threshold: the least score published; while tracking, a low detection that
@@ -349,6 +361,7 @@ export class PerceptionNode {
     if (!c) throw new Error('activate before configure');
     c.pipeline.resetTracking();
     c.recovery.resume();
+    this.node.getLogger().info(c.view.videoLine());
     const mailbox = new LatestFrameMailbox<FrameWork>();
     const post = (w: Omit<FrameWork, 'postedAt'>): void => this.handOverFrame(mailbox, w);
     const source = c.config.person_source;
@@ -428,7 +441,7 @@ export class PerceptionNode {
     this.configured = undefined;
     c.pipeline.dispose();
     c.outputs.destroy();
-    c.view.destroy();
+    await c.view.destroy();
     c.spatial?.destroy();
     collectGarbage();
   }

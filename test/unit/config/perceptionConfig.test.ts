@@ -84,6 +84,10 @@ describe('perception parameters', () => {
       'track_match_iou',
       'track_new_threshold',
       'tracking',
+      'video_bitrate_kbps',
+      'video_encoder',
+      'video_keyframe_interval_s',
+      'video_width',
     ]);
   });
 

@@ -1,0 +1,12 @@
+#include "fault_switch.h"
+
+#include <cstdlib>
+
+namespace htpv {
+
+bool TestFaultsArmed() {
+  const char* v = std::getenv("HTP_PERCEPTION_TEST_FAULTS");
+  return v != nullptr && *v != '\0';
+}
+
+}  // namespace htpv
