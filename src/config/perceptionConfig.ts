@@ -222,7 +222,7 @@ export const PERCEPTION_PARAMETERS = {
   ),
   video_bitrate_kbps: spec(
     z.number().int().min(50).max(50_000),
-    300,
+    500,
     'frame',
     '~/annotated/foxglove: target bitrate in kbit/s',
   ),

@@ -43,16 +43,34 @@ export function checkH264(
     parts.push(n, Buffer.from(m.buffer, m.byteOffset, m.byteLength));
   }
   fs.writeFileSync(packets, Buffer.concat(parts));
-  const args = [repoPath('tools', 'video', 'h264_check.py'), '--packets', packets];
+  let ref: { file: string; width: number; height: number } | undefined;
   if (reference) {
-    const ref = path.join(dir, 'reference.rgb');
-    fs.writeFileSync(ref, Buffer.concat(reference.frames.map((f) => Buffer.from(f))));
-    args.push('--reference', ref, '--width', String(reference.width));
-    args.push('--height', String(reference.height));
+    ref = {
+      file: path.join(dir, 'reference.rgb'),
+      width: reference.width,
+      height: reference.height,
+    };
+    fs.writeFileSync(ref.file, Buffer.concat(reference.frames.map((f) => Buffer.from(f))));
   }
-  const out = JSON.parse(runToolsPython(args)) as H264Check;
+  const out = checkH264Files(packets, ref);
   fs.rmSync(dir, { recursive: true, force: true });
   return out;
+}
+
+/**
+ * checkH264 over files: `packets` holds each message as a little-endian uint32 length and its
+ * bytes; `reference.file` one rgb8 picture per message.
+ */
+export function checkH264Files(
+  packets: string,
+  reference?: { file: string; width: number; height: number },
+): H264Check {
+  const args = [repoPath('tools', 'video', 'h264_check.py'), '--packets', packets];
+  if (reference) {
+    args.push('--reference', reference.file, '--width', String(reference.width));
+    args.push('--height', String(reference.height));
+  }
+  return JSON.parse(runToolsPython(args)) as H264Check;
 }
 
 /** SPS, PPS and an IDR slice, in that order before the slice. */

@@ -41,6 +41,10 @@ class OpenH264Encoder final : public H264Encoder {
     p.bEnableBackgroundDetection = true;
     p.bEnableAdaptiveQuant = true;
     p.bEnableSceneChangeDetect = false;  // an unrequested IDR would only spend bits
+    // An IDR of twice a frame's budget, not the library's larger default: the rate control pays
+    // an IDR back from the next P-frames, and a viewer joining a real stream (annotated camera
+    // pictures at 400 kbit/s) saw SSIM fall to 0.875 for five frames after one of 4x.
+    p.iIdrBitrateRatio = 200;
     SSpatialLayerConfig& layer = p.sSpatialLayers[0];
     layer.iVideoWidth = s.width;
     layer.iVideoHeight = s.height;

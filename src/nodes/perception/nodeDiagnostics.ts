@@ -136,6 +136,7 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     segmentation_color_unwatched: d.view?.segmentationColor?.unwatched ?? 0,
     annotations_published: d.view?.annotations?.published ?? 0,
     annotations_unwatched: d.view?.annotations?.unwatched ?? 0,
+    ...videoValues(d.view),
     ...(d.depth ? depthValues(d.depth) : {}),
     // Whole process: RSS, V8's heap, and buffers outside it (camera frames, tensors handed to JS).
     process_rss_mb: mb(d.memory.rss),
@@ -261,5 +262,32 @@ function depthValues(d: DepthDiagnostics): Record<string, string | number> {
     detections_without_depth: d.spatial.detectionsWithoutDepth,
     markers_published: d.spatial.markers.published,
     markers_unwatched: d.spatial.markers.unwatched,
+  };
+}
+
+/**
+ * ~/annotated/foxglove: which encoder makes it (as the badge names the processor), what came
+ * out, and what did not: pictures dropped while the encoder was busy (never a detection), failures
+ * and hardware-to-software fallbacks. `video_encoder` says why there is no video where there is none.
+ */
+function videoValues(view: OperatorViewStats | undefined): Record<string, string | number> {
+  const v = view?.video;
+  if (!v) return { video_encoder: view ? `none: ${view.videoProblem}` : '' };
+  return {
+    video_encoder: v.encoder,
+    video_encoder_library: v.encoderLibrary,
+    video_hardware: v.hardware ? 'true' : 'false',
+    video_frames: v.frames,
+    video_keyframes: v.keyframes,
+    video_bytes: v.bytes,
+    video_dropped: v.dropped,
+    video_unwatched: v.unwatched,
+    video_joins: v.joins,
+    video_failures: v.failures,
+    video_fallbacks: v.fallbacks,
+    video_encoders_opened: v.opened,
+    video_last_error: v.lastError,
+    video_encode_cpu_ms_p50: v.cpuMsP50.toFixed(2),
+    video_encode_cpu_ms_p95: v.cpuMsP95.toFixed(2),
   };
 }
