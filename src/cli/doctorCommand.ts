@@ -5,6 +5,7 @@ import { PACKAGE_ROOT } from '../packageRoot';
 import type { CommandResult } from './cliErrors';
 import { type ContextTarget, contextRows } from './doctor/contextChecks';
 import { boardSoc, deviceChecks } from './doctor/deviceChecks';
+import { videoRows } from './doctor/videoChecks';
 import { type DoctorRow, doctorExitCode, formatDoctorTable } from './doctor/doctorRow';
 import {
   addonRow,
@@ -98,6 +99,7 @@ export function doctorRows(o: DoctorOptions): DoctorRow[] {
       }),
     );
   }
+  rows.push(...videoRows(o.root, !simulated));
   if (o.offload) rows.push(offloadRow(DEFAULT_QNN_LIBRARY, simulated));
   return rows;
 }

@@ -216,6 +216,7 @@ describe('htp-perception command line', function () {
         device.map((x) => [x.check, x.status]),
         [
           ['HTP device', 'n/a'],
+          ['video encoder', 'n/a'],
           ['offload (simulator)', 'ok'],
         ],
       );
@@ -223,8 +224,17 @@ describe('htp-perception command line', function () {
         device[0]?.detail ?? '',
         /no HTP device: this is an x86-64 host; QNN's x86-64 HTP simulator is available/,
       );
+      // No V4L2 encoder on this host: software, every node probed, what a board would need.
       assert.match(
         device[1]?.detail ?? '',
+        /^software \(OpenH264 [\d.]+\) \(video_encoder auto\); probed .*Hardware encoding needs a V4L2 memory-to-memory H\.264 encoder node taking NV12/,
+      );
+      assert.match(
+        report.rows.find((x) => x.check === 'video addon')?.detail ?? '',
+        /^loads; links OpenH264 [\d.]+ \(BSD-2-Clause\)/,
+      );
+      assert.match(
+        device[2]?.detail ?? '',
         /^x86-64 HTP simulator, not a device: every node on QNN \(QNNExecutionProvider \d+\)/,
       );
       for (const check of [
@@ -234,6 +244,7 @@ describe('htp-perception command line', function () {
         'engine addon',
         'QNN provider',
         'manifest yolov8s-fall',
+        'video addon',
       ]) {
         assert.equal(report.rows.find((x) => x.check === check)?.status, 'ok', check);
       }
@@ -284,12 +295,18 @@ describe('htp-perception command line', function () {
         env,
       );
       const report = doctorJson(healthy);
+      // A fixture tree cannot hold a V4L2 device (the probe asks the kernel): on a board, finding
+      // no hardware encoder is a warning naming what was probed and what is needed.
       assert.deepEqual(
-        report.rows.filter((x) => x.status !== 'ok'),
-        [],
+        report.rows.filter((x) => x.status !== 'ok').map((x) => [x.check, x.status]),
+        [['video encoder', 'warn']],
+      );
+      assert.match(
+        report.rows.find((x) => x.check === 'video encoder')?.detail ?? '',
+        /no hardware encoder; probed no \S+\/healthy\/dev\/video\* device/,
       );
       assert.equal(healthy.status, 0);
-      assert.equal(report.rows.filter((x) => x.section === 'device').length, 7);
+      assert.equal(report.rows.filter((x) => x.section === 'device').length, 8);
       assert.match(
         report.rows.find((x) => x.check === 'SoC')?.detail ?? '',
         /^QCS6490 \(\/sys\/devices\/soc0\/machine\): compile target qcs6490/,

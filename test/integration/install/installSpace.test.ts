@@ -466,6 +466,11 @@ describe('the install space runs on its own (colcon build, source moved away, on
       `${unique}_single`,
     );
     assertAnswered(answer, 'detections', detections, 'perception_node');
+    // The installed video addon (lib/htp_perception/video) loads: the node names its encoder.
+    await node.waitFor(
+      /~\/annotated\/foxglove \(H\.264\) encodes with software \(OpenH264/,
+      30_000,
+    );
 
     // The robot's DDS settings, not ours: nothing set, Fast DDS' own 512 KB segments.
     const pid = node.child.pid!;
