@@ -25,11 +25,12 @@ export const PACKAGE_SOURCES = [
   'models',
 ];
 /** ... and the products of the package's own set-up steps, there after bootstrap: npm ci and the
- * rclnodejs build (node_modules), the engine addon (steps 60 and 65), the models' weights (in
- * models/, above). */
+ * rclnodejs build (node_modules), the engine addon (steps 60 and 65), the video addon (step 66),
+ * the models' weights (in models/, above). */
 export const SETUP_PRODUCTS = [
   'node_modules',
   path.join('build', 'engine', 'Release', 'htp_engine.node'),
+  path.join('build', 'video', 'Release', 'htp_video.node'),
 ];
 
 /** Interface packages a distro ships (ros-<distro>-vision-msgs, ...) that the wheels lack. */
