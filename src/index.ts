@@ -52,6 +52,12 @@ export { FrameError } from './ros/frameError';
 export { decodeCompressedImage, encodeCompressedImage } from './ros/codecs/compressedImageCodec';
 
 export { renderAnnotated } from './annotate/renderAnnotated';
+export {
+  videoAddon,
+  type EncodedPacket,
+  type NativeVideoEncoder,
+  type VideoAddon,
+} from './video/videoAddon';
 export { resultAnnotation } from './annotate/resultAnnotation';
 
 // What a second program built on the library needs beyond running a model: the benchmark

@@ -2,6 +2,8 @@
 export interface LineSeries {
   readonly label: string;
   readonly points: readonly (readonly [number, number])[];
+  /** Draw a dot at each point (a series of one point shows only so). */
+  readonly markers?: boolean;
 }
 
 export interface LineChartOptions {
@@ -103,6 +105,13 @@ export function lineChartSvg(series: readonly LineSeries[], o: LineChartOptions)
     const d = s.points
       .map((p, k) => `${k === 0 ? 'M' : 'L'}${px(p[0]).toFixed(1)},${py(p[1]).toFixed(1)}`)
       .join(' ');
+    if (s.markers) {
+      for (const p of s.points) {
+        parts.push(
+          `<circle cx="${px(p[0]).toFixed(1)}" cy="${py(p[1]).toFixed(1)}" r="4" fill="${color}"/>`,
+        );
+      }
+    }
     parts.push(
       `<path d="${d}" fill="none" stroke="${color}" stroke-width="1.5"/>`,
       // The legend sits under the title, clear of the guide labels at the right.

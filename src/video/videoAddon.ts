@@ -43,6 +43,11 @@ export interface EncodeResult {
 export interface NativeVideoEncoder {
   /** Rejects with an Error naming the codec's failure; throws while a call is running. */
   encode(rgb: Uint8Array, pts: number, forceIdr: boolean): Promise<EncodeResult>;
+  /**
+   * The rate pictures really arrive at, for rate control; false while a frame is encoding or where
+   * the codec cannot change it (libavcodec's: they plan from the timestamps and the opening rate).
+   */
+  setFrameRate(fps: number): boolean;
   /** "openh264 2.3.1", "libavcodec 59.37.100 h264_v4l2m2m". */
   describe(): string;
   close(): void;

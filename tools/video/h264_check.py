@@ -1,5 +1,8 @@
 """Checks H.264 messages with a decoder independent of the encoder (PyAV's own FFmpeg).
 
+With --format jpeg the messages are JPEG pictures instead (decoded by OpenCV), so a benchmark
+compares both kinds of stream with the same quality measure.
+
 Reads messages from --packets (each a little-endian uint32 length, then that many bytes: the data
 of one foxglove_msgs/CompressedVideo), decodes each one as it comes (one av.Packet per message,
 no parser joining or splitting them), and prints one JSON object: per message the NAL unit types
@@ -60,6 +63,7 @@ def main() -> int:
     ap.add_argument("--reference")
     ap.add_argument("--width", type=int, default=0)
     ap.add_argument("--height", type=int, default=0)
+    ap.add_argument("--format", choices=["h264", "jpeg"], default="h264")
     a = ap.parse_args()
     messages = read_messages(a.packets)
     reference = None
@@ -69,18 +73,29 @@ def main() -> int:
     results = []
     for k, data in enumerate(messages):
         entry = {"bytes": len(data), "nal_types": nal_types(data), "frames": 0, "pict_types": [], "error": ""}
-        try:
-            frames = decoder.decode(av.Packet(data))
-        except av.FFmpegError as e:
-            entry["error"] = str(e)
-            frames = []
-        entry["frames"] = len(frames)
-        entry["pict_types"] = [PictureType(int(f.pict_type)).name for f in frames]
-        entry["key_frames"] = [bool(f.key_frame) for f in frames]
-        if frames:
-            entry["width"], entry["height"] = frames[0].width, frames[0].height
-        if reference is not None and frames and k < len(reference):
-            got = frames[0].to_ndarray(format="rgb24")
+        pictures = []
+        if a.format == "jpeg":
+            bgr = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            if bgr is None:
+                entry["error"] = "not a JPEG OpenCV decodes"
+            else:
+                pictures = [cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)]
+            entry["pict_types"] = ["I"] * len(pictures)
+            entry["key_frames"] = [True] * len(pictures)
+        else:
+            try:
+                frames = decoder.decode(av.Packet(data))
+            except av.FFmpegError as e:
+                entry["error"] = str(e)
+                frames = []
+            entry["pict_types"] = [PictureType(int(f.pict_type)).name for f in frames]
+            entry["key_frames"] = [bool(f.key_frame) for f in frames]
+            pictures = [f.to_ndarray(format="rgb24") for f in frames[:1]] + [None] * max(0, len(frames) - 1)
+        entry["frames"] = len(pictures)
+        if pictures:
+            entry["height"], entry["width"] = pictures[0].shape[:2]
+        if reference is not None and pictures and k < len(reference):
+            got = pictures[0]
             want = reference[k]
             if got.shape == want.shape:
                 entry["ssim"] = ssim(luma(want), luma(got))

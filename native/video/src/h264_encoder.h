@@ -37,6 +37,12 @@ class H264Encoder {
   // Encodes one frame; appends the packets that are ready (an encoder with a pipeline may hand a
   // frame's packet out on a later call). Throws std::runtime_error naming what failed.
   virtual void Encode(const Yuv420View& frame, int64_t pts, bool force_idr, std::vector<EncodedPacket>& out) = 0;
+  // The rate pictures really come at, for rate control (a node's pictures follow its results, not
+  // a fixed clock). False where the encoder cannot change it without reopening.
+  virtual bool SetFrameRate(double fps) {
+    (void)fps;
+    return false;
+  }
   // Packets still inside the encoder at the end of a stream.
   virtual void Flush(std::vector<EncodedPacket>& out) { (void)out; }
   // The library and codec that encode ("openh264 2.3.1", "libavcodec h264_v4l2m2m (/dev/video11)").

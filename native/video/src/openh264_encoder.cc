@@ -105,6 +105,12 @@ class OpenH264Encoder final : public H264Encoder {
     out.push_back(std::move(packet));
   }
 
+  bool SetFrameRate(double fps) override {
+    // OpenH264 plans each frame's bits as bitrate / frame rate, whatever the timestamps say.
+    float rate = static_cast<float>(fps < 1 ? 1 : fps > 30 ? 30 : fps);
+    return encoder_->SetOption(ENCODER_OPTION_FRAME_RATE, &rate) == cmResultSuccess;
+  }
+
   std::string Describe() const override { return "openh264 " + OpenH264LibraryVersion(); }
 
  private:

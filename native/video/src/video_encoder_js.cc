@@ -43,6 +43,7 @@ Napi::Function VideoEncoderJs::Define(Napi::Env env) {
   return DefineClass(env, "VideoEncoder",
                      {InstanceMethod<&VideoEncoderJs::Encode>("encode"),
                       InstanceMethod<&VideoEncoderJs::Describe>("describe"),
+                      InstanceMethod<&VideoEncoderJs::SetFrameRate>("setFrameRate"),
                       InstanceMethod<&VideoEncoderJs::Close>("close")});
 }
 
@@ -108,6 +109,14 @@ Napi::Value VideoEncoderJs::Encode(const Napi::CallbackInfo& info) {
   }
   const int64_t pts = info[1].As<Napi::Number>().Int64Value();
   return StartEncode(env, state_, rgb, pts, info[2].As<Napi::Boolean>().Value());
+}
+
+Napi::Value VideoEncoderJs::SetFrameRate(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsNumber()) throw Napi::TypeError::New(env, "VideoEncoder.setFrameRate(fps: number)");
+  // Between encodes only: the worker owns the encoder while a frame is being encoded.
+  if (state_->closed || !state_->encoder || state_->busy) return Napi::Boolean::New(env, false);
+  return Napi::Boolean::New(env, state_->encoder->SetFrameRate(info[0].As<Napi::Number>().DoubleValue()));
 }
 
 Napi::Value VideoEncoderJs::Describe(const Napi::CallbackInfo& info) {

@@ -1,6 +1,7 @@
 // The VideoEncoder class JavaScript sees: new VideoEncoder({codec, width, height, bitrateKbps,
 // frameRate}), encode(rgb, pts, forceIdr) -> Promise<{packets, convertMs, encodeMs, cpuMs}>,
-// describe(), close(). Options arrive validated by TypeScript (src/video/); what the addon cannot
+// setFrameRate(fps) (false while a frame is encoding, or where the codec cannot), describe(),
+// close(). Options arrive validated by TypeScript (src/video/); what the addon cannot
 // do (a codec not built in, an encoder that will not open) is a thrown Error naming it.
 #pragma once
 
@@ -21,6 +22,7 @@ class VideoEncoderJs : public Napi::ObjectWrap<VideoEncoderJs> {
  private:
   Napi::Value Encode(const Napi::CallbackInfo& info);
   Napi::Value Describe(const Napi::CallbackInfo& info);
+  Napi::Value SetFrameRate(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);
 
   std::shared_ptr<EncoderState> state_;

@@ -174,6 +174,32 @@ describe('video addon: H.264 encoders (native/video)', function () {
     });
   }
 
+  it('openh264 spends its bitrate at the picture rate it is told, not the one it opened with', async () => {
+    const spent = async (told: boolean): Promise<number> => {
+      const encoder = new (addon().VideoEncoder)({
+        codec: 'openh264',
+        width: W,
+        height: H,
+        bitrateKbps: 300,
+        frameRate: 30,
+      });
+      let bytes = 0;
+      const n = 60;
+      for (let i = 0; i < n; i++) {
+        if (i === 1 && told) assert.equal(encoder.setFrameRate(10), true);
+        const r = await encoder.encode(at(frames, i % frames.length), i * 100, i === 0);
+        bytes += r.packets[0]?.data.length ?? 0;
+      }
+      encoder.close();
+      return (bytes * 8) / (n / 10) / 1000;
+    };
+    const untold = await spent(false);
+    const told = await spent(true);
+    // Pictures at 10 Hz into an encoder planning for 30: a third of each picture's budget, unless told.
+    assert.ok(told > 1.3 * untold, `told ${told.toFixed(0)} kbit/s, untold ${untold.toFixed(0)}`);
+    assert.ok(Math.abs(told - 300) < 0.25 * 300, `told ${told.toFixed(0)} kbit/s for 300`);
+  });
+
   it('a second decoder joining at a forced IDR decodes from its first message', async () => {
     const encoder = new (addon().VideoEncoder)({
       codec: 'openh264',

@@ -68,6 +68,12 @@ class FakeEncoder implements NativeVideoEncoder {
     return `fake ${this.options.codec}`;
   }
 
+  readonly rates: number[] = [];
+  setFrameRate(fps: number): boolean {
+    this.rates.push(fps);
+    return true;
+  }
+
   close(): void {
     this.closed = true;
   }
@@ -246,5 +252,21 @@ describe('H264Stream', () => {
         ['b', false],
       ],
     );
+  });
+
+  it('tells the encoder the rate pictures really come at once it drifts by a fifth', async () => {
+    const h = harness(SOFTWARE);
+    h.set({ frameRate: 30 });
+    for (let i = 0; i < 12; i++) {
+      h.advance(100);
+      h.stream.offer(h.rgb, 16, 16, 'x');
+      await h.flush();
+      h.last().finish();
+      await h.stream.idle();
+    }
+    const rates = h.last().rates;
+    assert.equal(h.last().options.frameRate, 30);
+    assert.ok(rates.length >= 1 && rates.length <= 3, `rates ${rates.join(' ')}`);
+    assert.ok(Math.abs((rates[rates.length - 1] ?? 0) - 10) < 0.5, `rates ${rates.join(' ')}`);
   });
 });

@@ -1,0 +1,209 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import sharp from 'sharp';
+import {
+  ModelPipeline,
+  packagePath,
+  percentile,
+  renderAnnotated,
+  resultAnnotation,
+  videoAddon,
+} from '../../src/index';
+
+/** One stream kind of the comparison: JPEG pictures, or H.264 at a bitrate. */
+export interface VideoCodec {
+  readonly name: string;
+  readonly kind: 'jpeg' | 'h264';
+  /** JPEG quality (the node's jpeg_quality). */
+  readonly quality: number;
+  /** H.264 target (the node's video_bitrate_kbps). */
+  readonly bitrateKbps: number;
+}
+
+export function videoCodecs(jpegQuality: number, bitrates: readonly number[]): VideoCodec[] {
+  return [
+    { name: `jpeg q${jpegQuality}`, kind: 'jpeg', quality: jpegQuality, bitrateKbps: 0 },
+    ...bitrates.map((b): VideoCodec => ({
+      name: `h264 ${b} kbit/s`,
+      kind: 'h264',
+      quality: 0,
+      bitrateKbps: b,
+    })),
+  ];
+}
+
+/** What one codec made of the annotated pictures at one size and rate (no ROS involved). */
+export interface CodecRow {
+  readonly size: string;
+  readonly rate_hz: number;
+  readonly codec: string;
+  readonly frames: number;
+  readonly kbytes_per_s: number;
+  readonly kbytes_per_frame_mean: number;
+  /** The encoder's CPU per picture: JPEG the process's (sharp), H.264 the addon worker's. */
+  readonly encode_cpu_ms_p50: number;
+  readonly encode_cpu_ms_p95: number;
+  /** Luma SSIM of each decoded picture against the annotated raw one. */
+  readonly ssim_mean: number;
+  readonly ssim_min: number;
+  readonly psnr_db_mean: number;
+  readonly keyframes: number;
+}
+
+const round = (v: number, d = 2): number => Math.round(v * 10 ** d) / 10 ** d;
+
+/**
+ * The pictures an operator would be sent: each camera frame with the default detector's real
+ * detections drawn (yolo11n on the CPU) and a badge like the node's.
+ */
+export async function annotatedPictures(
+  files: readonly string[],
+  width: number,
+  height: number,
+): Promise<Buffer[]> {
+  const manifest = packagePath('models', 'yolo11n', 'yolo11n.manifest.json');
+  const pipeline = await ModelPipeline.load(manifest, {
+    provider: 'cpu',
+    precision: 'fp32',
+    threads: 2,
+  });
+  const out: Buffer[] = [];
+  try {
+    for (const file of files) {
+      const data = fs.readFileSync(file);
+      const frame = { data, width, height, step: width * 3, encoding: 'rgb8' as const };
+      const result = await pipeline.run(frame);
+      const annotation = {
+        ...resultAnnotation(result, pipeline.manifest, width, height),
+        badge: 'CPU  10.0 fps  48 ms',
+      };
+      out.push(await renderAnnotated({ data, width, height }, annotation, 'rgb8'));
+    }
+  } finally {
+    pipeline.dispose();
+  }
+  return out;
+}
+
+/** Decodes `messages` with tools/video/h264_check.py and compares them with `pictures`. */
+function quality(
+  kind: 'jpeg' | 'h264',
+  messages: readonly Buffer[],
+  pictures: readonly Buffer[],
+  width: number,
+  height: number,
+  dir: string,
+): { ssim: number[]; psnr: number[] } {
+  const packets = path.join(dir, 'packets.bin');
+  const reference = path.join(dir, 'reference.rgb');
+  const parts: Buffer[] = [];
+  for (const m of messages) {
+    const n = Buffer.alloc(4);
+    n.writeUInt32LE(m.length);
+    parts.push(n, m);
+  }
+  fs.writeFileSync(packets, Buffer.concat(parts));
+  fs.writeFileSync(reference, Buffer.concat(pictures));
+  const out = execFileSync(
+    packagePath('.cache', 'tools-venv', 'bin', 'python'),
+    [
+      packagePath('tools', 'video', 'h264_check.py'),
+      '--format',
+      kind,
+      '--packets',
+      packets,
+      '--reference',
+      reference,
+      '--width',
+      String(width),
+      '--height',
+      String(height),
+    ],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  const checked = JSON.parse(out) as {
+    messages: { frames: number; error: string; ssim?: number; psnr?: number }[];
+  };
+  checked.messages.forEach((m, i) => {
+    if (m.error || m.frames !== 1 || m.ssim === undefined) {
+      throw new Error(`${kind} message ${i} did not decode to one picture: ${JSON.stringify(m)}`);
+    }
+  });
+  return {
+    ssim: checked.messages.map((m) => m.ssim ?? 0),
+    psnr: checked.messages.map((m) => m.psnr ?? 0),
+  };
+}
+
+/** Encodes every picture with `codec` as a stream at `rateHz`; its size, CPU and quality. */
+export async function codecRow(
+  codec: VideoCodec,
+  pictures: readonly Buffer[],
+  width: number,
+  height: number,
+  rateHz: number,
+  keyframeIntervalS: number,
+  dir: string,
+): Promise<CodecRow> {
+  const messages: Buffer[] = [];
+  const cpu: number[] = [];
+  let keyframes = 0;
+  if (codec.kind === 'jpeg') {
+    for (const p of pictures) {
+      const before = process.cpuUsage();
+      const jpeg = await sharp(p, { raw: { width, height, channels: 3 } })
+        .jpeg({ quality: codec.quality })
+        .toBuffer();
+      const used = process.cpuUsage(before);
+      cpu.push((used.user + used.system) / 1000);
+      messages.push(jpeg);
+      keyframes++;
+    }
+  } else {
+    const loaded = videoAddon();
+    if ('problem' in loaded) throw new Error(loaded.problem);
+    const encoder = new loaded.addon.VideoEncoder({
+      codec: 'openh264',
+      width,
+      height,
+      bitrateKbps: codec.bitrateKbps,
+      frameRate: rateHz,
+    });
+    const every = Math.max(1, Math.round(keyframeIntervalS * rateHz));
+    try {
+      for (let i = 0; i < pictures.length; i++) {
+        const r = await encoder.encode(
+          pictures[i]!,
+          Math.round((i * 1000) / rateHz),
+          i % every === 0,
+        );
+        const [packet] = r.packets;
+        if (!packet || r.packets.length !== 1)
+          throw new Error(`picture ${i}: ${r.packets.length} packets`);
+        cpu.push(r.cpuMs);
+        messages.push(packet.data);
+        if (packet.keyframe) keyframes++;
+      }
+    } finally {
+      encoder.close();
+    }
+  }
+  const q = quality(codec.kind, messages, pictures, width, height, dir);
+  const bytes = messages.reduce((a, m) => a + m.length, 0) / messages.length;
+  const mean = (v: readonly number[]): number => v.reduce((a, b) => a + b, 0) / v.length;
+  return {
+    size: `${width}x${height}`,
+    rate_hz: rateHz,
+    codec: codec.name,
+    frames: messages.length,
+    kbytes_per_s: round((bytes * rateHz) / 1000, 1),
+    kbytes_per_frame_mean: round(bytes / 1000),
+    encode_cpu_ms_p50: round(percentile(cpu, 50)),
+    encode_cpu_ms_p95: round(percentile(cpu, 95)),
+    ssim_mean: round(mean(q.ssim), 4),
+    ssim_min: round(Math.min(...q.ssim), 4),
+    psnr_db_mean: round(mean(q.psnr)),
+    keyframes,
+  };
+}
