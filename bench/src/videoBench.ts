@@ -1,6 +1,6 @@
 /**
  * npm run bench:video [-- --frames 90 --seconds 8 --sizes 640x480,1280x720 --rates 10,30
- *                        --bitrates 250,500,1000 --json out.json --png out.png
+ *                        --bitrates 250,500,1000 --x264 300 --json out.json --png out.png
  *                        --skip-codec --skip-dds]
  *
  * The operator's stream as JPEG and as H.264, measured two ways on the same real video
@@ -8,7 +8,8 @@
  * centre-cropped per size):
  *  - codec (this process, no ROS): every frame with the default detector's real detections drawn
  *    (yolo11n, CPU) and a badge, encoded as the node would at each rate (JPEG at jpeg_quality 75;
- *    OpenH264 at each bitrate, an IDR every 2 s): kB/s, the encoder's CPU per picture (JPEG: this
+ *    OpenH264 at each bitrate, and x264 (video_encoder x264, GPL) at --x264 kbit/s (0: none), an
+ *    IDR every 2 s): kB/s, the encoder's CPU per picture (JPEG: this
  *    process's CPU around sharp's encode; H.264: the addon worker's thread CPU for colour
  *    conversion and encoding) and quality: each message decoded by an independent decoder (PyAV's
  *    FFmpeg for H.264, OpenCV for JPEG) and compared with the raw annotated picture (luma SSIM,
@@ -20,7 +21,7 @@
  *    a video viewer at each bitrate, then nobody again: detections' rate and camera-stamp latency,
  *    the view's rate, kB/s and camera-stamp latency, and the node's CPU per frame.
  * Prints both tables with the CPU model, writes JSON (default bench/results/figures/video.json)
- * and a chart of quality against kB/s (default bench/results/figures/video.png).
+ * and a chart of every stream's kB/s labelled with its SSIM (default bench/results/figures/video.png).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -30,16 +31,17 @@ import { formatTable, loadRclnodejs, packagePath, printedHelp } from '../../src/
 import { BenchFlags, parseBenchArgs } from './benchArgs';
 import { runBench, writeBenchJson } from './benchOutput';
 import { writeHtpStandin } from './htpStandinModel';
-import { lineChartSvg, type LineSeries } from './lineChartSvg';
+import { barChartSvg } from './barChartSvg';
 import { annotatedPictures, codecRow, type CodecRow, videoCodecs } from './videoCodecRows';
 import { ddsRows, type DdsRow } from './videoDdsRows';
 import { writeVideoFrames } from './videoFrames';
 
 const USAGE = `npm run bench:video [-- --frames 90 --seconds 8 --sizes 640x480,1280x720 --rates 10,30
-                       --bitrates 250,500,1000 --json out.json --png out.png
+                       --bitrates 250,500,1000 --x264 300 --json out.json --png out.png
                        --skip-codec --skip-dds]
 
-The annotated stream as JPEG (jpeg_quality 75) and as H.264 (OpenH264 at each bitrate) on a real
+The annotated stream as JPEG (jpeg_quality 75) and as H.264 (OpenH264 at each bitrate, x264 at
+--x264 kbit/s, 0: none) on a real
 video: per size, rate and codec, kB/s, encode CPU per picture and SSIM of the decoded pictures
 against the raw annotated ones (in this process); then over DDS with a perception node (HTP
 stand-in) and an rclpy camera: detections' rate and latency with nobody, a JPEG viewer or a video
@@ -58,32 +60,17 @@ function sizeOf(s: string): [number, number] {
   return [Number(m[1]), Number(m[2])];
 }
 
+/** kB/s of every stream, JPEG's against H.264's, each labelled with its SSIM. */
 function chart(rows: readonly CodecRow[], cpu: string): string {
-  const series: LineSeries[] = [];
-  const groups = [...new Set(rows.map((r) => `${r.size} ${r.rate_hz} Hz`))];
-  for (const g of groups) {
-    const of = rows.filter((r) => `${r.size} ${r.rate_hz} Hz` === g);
-    series.push({
-      label: `h264 ${g}`,
-      points: of
-        .filter((r) => r.codec.startsWith('h264'))
-        .map((r) => [r.kbytes_per_s, r.ssim_mean]),
-      markers: true,
-    });
-    series.push({
-      label: `jpeg ${g}`,
-      points: of
-        .filter((r) => r.codec.startsWith('jpeg'))
-        .map((r) => [r.kbytes_per_s, r.ssim_mean]),
-      markers: true,
-    });
-  }
-  return lineChartSvg(series, {
-    title: `Annotated stream: SSIM against kB/s (vtest.avi, ${cpu})`,
-    xLabel: 'kB/s',
-    yLabel: 'SSIM (luma, mean)',
-    guides: [{ y: 0.9, label: 'SSIM 0.90' }],
-  });
+  return barChartSvg(
+    `Annotated stream on vtest.avi: kB/s (label: mean luma SSIM), ${cpu}`,
+    'kB/s',
+    ['kB/s'],
+    rows.map((r) => ({
+      label: `${r.size} ${r.rate_hz} Hz ${r.codec}, SSIM ${r.ssim_mean.toFixed(3)}`,
+      values: [r.kbytes_per_s],
+    })),
+  );
 }
 
 async function main(): Promise<void> {
@@ -94,6 +81,7 @@ async function main(): Promise<void> {
   const sizes = list(flags.value('--sizes'), '640x480,1280x720');
   const rates = list(flags.value('--rates'), '10,30').map(Number);
   const bitrates = list(flags.value('--bitrates'), '250,500,1000').map(Number);
+  const x264Kbps = Number(flags.value('--x264') ?? 300);
   const pngPath = flags.value('--png') ?? packagePath('bench', 'results', 'figures', 'video.png');
   const skipCodec = flags.has('--skip-codec');
   const skipDds = flags.has('--skip-dds');
@@ -102,7 +90,7 @@ async function main(): Promise<void> {
   const jsonPath = args.jsonPath ?? packagePath('bench', 'results', 'figures', 'video.json');
   const cpu = os.cpus()[0]?.model ?? 'unknown';
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-bench-video-'));
-  const codecs = videoCodecs(JPEG_QUALITY, bitrates);
+  const codecs = videoCodecs(JPEG_QUALITY, bitrates, x264Kbps);
   try {
     const frames = writeVideoFrames(path.join(tmp, 'frames'), frameCount, sizes);
     process.stdout.write(

@@ -19,17 +19,38 @@ export interface VideoCodec {
   readonly quality: number;
   /** H.264 target (the node's video_bitrate_kbps). */
   readonly bitrateKbps: number;
+  /** H.264 encoder (the node's video_encoder): OpenH264, or x264 (GPL, only when chosen). */
+  readonly encoder: 'software' | 'x264';
 }
 
-export function videoCodecs(jpegQuality: number, bitrates: readonly number[]): VideoCodec[] {
+/** JPEG, OpenH264 at each bitrate, and x264 at `x264Kbps` (0: none) where libavcodec has it. */
+export function videoCodecs(
+  jpegQuality: number,
+  bitrates: readonly number[],
+  x264Kbps: number,
+): VideoCodec[] {
+  const h264 = (b: number, encoder: 'software' | 'x264'): VideoCodec => ({
+    name: `${encoder === 'x264' ? 'x264' : 'h264'} ${b} kbit/s`,
+    kind: 'h264',
+    quality: 0,
+    bitrateKbps: b,
+    encoder,
+  });
+  const loaded = videoAddon();
+  const x264 =
+    x264Kbps > 0 &&
+    !('problem' in loaded) &&
+    loaded.addon.libraries().libavcodecEncoders.includes('libx264');
   return [
-    { name: `jpeg q${jpegQuality}`, kind: 'jpeg', quality: jpegQuality, bitrateKbps: 0 },
-    ...bitrates.map((b): VideoCodec => ({
-      name: `h264 ${b} kbit/s`,
-      kind: 'h264',
-      quality: 0,
-      bitrateKbps: b,
-    })),
+    {
+      name: `jpeg q${jpegQuality}`,
+      kind: 'jpeg',
+      quality: jpegQuality,
+      bitrateKbps: 0,
+      encoder: 'software',
+    },
+    ...bitrates.map((b) => h264(b, 'software')),
+    ...(x264 ? [h264(x264Kbps, 'x264')] : []),
   ];
 }
 
@@ -164,7 +185,7 @@ export async function codecRow(
     const loaded = videoAddon();
     if ('problem' in loaded) throw new Error(loaded.problem);
     const encoder = new loaded.addon.VideoEncoder({
-      codec: 'openh264',
+      codec: codec.encoder === 'x264' ? 'x264' : 'openh264',
       width,
       height,
       bitrateKbps: codec.bitrateKbps,

@@ -87,7 +87,7 @@ class Watcher {
 /** Sets parameters of the measured node through its SetParameters service. */
 async function setParameters(
   node: Rclnodejs.Node,
-  values: Readonly<Record<string, number>>,
+  values: Readonly<Record<string, number | string>>,
 ): Promise<void> {
   const client = node.createClient(
     'rcl_interfaces/srv/SetParameters',
@@ -95,10 +95,13 @@ async function setParameters(
   );
   try {
     if (!(await client.waitForService(10_000))) throw new Error('no set_parameters service');
+    // rcl_interfaces/ParameterType: INTEGER = 2, STRING = 4.
     const parameters = Object.entries(values).map(([name, v]) => ({
       name,
-      // rcl_interfaces/ParameterType INTEGER = 2
-      value: { type: 2, integer_value: BigInt(v) },
+      value:
+        typeof v === 'string'
+          ? { type: 4, string_value: v }
+          : { type: 2, integer_value: BigInt(v) },
     }));
     const reply = (await client.sendRequestAsync({ parameters } as never)) as {
       results: { successful: boolean; reason: string }[];
@@ -142,7 +145,10 @@ export async function ddsRows(
       const viewers: (VideoCodec | undefined)[] = [undefined, ...codecs, undefined];
       for (const viewer of viewers) {
         if (viewer?.kind === 'h264') {
-          await setParameters(node, { video_bitrate_kbps: viewer.bitrateKbps });
+          await setParameters(node, {
+            video_bitrate_kbps: viewer.bitrateKbps,
+            video_encoder: viewer.encoder,
+          });
         }
         if (viewer?.kind === 'jpeg') await setParameters(node, { jpeg_quality: viewer.quality });
         rows.push(await phase(watcher, cam, perception.pid, `${w}x${h}`, rate, viewer, seconds));
