@@ -60,7 +60,12 @@ interface OpenEncoder {
   readonly library: string;
   /** The picture rate its rate control plans for now. */
   rate: number;
+  /** Pictures encoded since it opened. */
+  pictures: number;
 }
+
+/** Pictures an encoder that cannot be told a new rate encodes before it is reopened for one. */
+const REOPEN_AFTER = 10;
 
 /** How far the measured picture rate may drift from the planned one before the encoder is told. */
 const RATE_DRIFT = 0.2;
@@ -89,6 +94,8 @@ export class H264Stream<C> {
   /** When the last picture was encoded, and the smoothed interval between pictures (ms). */
   private lastEncodeAt: number | undefined;
   private intervalMs: number | undefined;
+  /** The measured rate an encoder that cannot change its own is reopened with. */
+  private reopenRate: number | undefined;
   private readonly contexts = new Map<number, C>();
   private readonly cpuMs: number[] = [];
   private chosen: ChosenEncoder;
@@ -238,10 +245,16 @@ export class H264Stream<C> {
           : this.intervalMs + RATE_SMOOTHING * (interval - this.intervalMs);
     }
     this.lastEncodeAt = now;
+    encoder.pictures++;
     if (this.intervalMs === undefined || !(this.intervalMs > 0)) return;
     const measured = 1000 / this.intervalMs;
-    if (Math.abs(measured - encoder.rate) > RATE_DRIFT * encoder.rate) {
-      if (encoder.encoder.setFrameRate(measured)) encoder.rate = measured;
+    if (Math.abs(measured - encoder.rate) <= RATE_DRIFT * encoder.rate) return;
+    if (encoder.encoder.setFrameRate(measured)) {
+      encoder.rate = measured;
+    } else if (encoder.pictures >= REOPEN_AFTER) {
+      // libavcodec's encoders (x264, V4L2) plan from the rate they opened with: the next picture
+      // opens one with the measured rate (and an IDR), once the measurement has settled.
+      this.reopenRate = measured;
     }
   }
 
@@ -252,7 +265,7 @@ export class H264Stream<C> {
       width: job.width,
       height: job.height,
       bitrateKbps: s.bitrateKbps,
-      frameRate: Math.min(240, Math.max(1, Math.round(s.frameRate))),
+      frameRate: Math.min(240, Math.max(1, Math.round(this.reopenRate ?? s.frameRate))),
     };
     const key = JSON.stringify(options);
     if (this.current?.key === key) return this.current;
@@ -260,7 +273,13 @@ export class H264Stream<C> {
     this.current = undefined;
     this.contexts.clear();
     const encoder = this.host.open(options.codec, options);
-    this.current = { encoder, key, library: encoder.describe(), rate: options.frameRate };
+    this.current = {
+      encoder,
+      key,
+      library: encoder.describe(),
+      rate: options.frameRate,
+      pictures: 0,
+    };
     this.counts.opened++;
     this.keyframeWanted = true;
     return this.current;

@@ -69,7 +69,10 @@ class FakeEncoder implements NativeVideoEncoder {
   }
 
   readonly rates: number[] = [];
+  /** libavcodec's encoders cannot change their rate. */
+  canSetRate = true;
   setFrameRate(fps: number): boolean {
+    if (!this.canSetRate) return false;
     this.rates.push(fps);
     return true;
   }
@@ -268,5 +271,24 @@ describe('H264Stream', () => {
     assert.equal(h.last().options.frameRate, 30);
     assert.ok(rates.length >= 1 && rates.length <= 3, `rates ${rates.join(' ')}`);
     assert.ok(Math.abs((rates[rates.length - 1] ?? 0) - 10) < 0.5, `rates ${rates.join(' ')}`);
+  });
+
+  it('reopens an encoder that cannot be told the rate, once the measurement settles, with an IDR', async () => {
+    const h = harness(SOFTWARE);
+    h.set({ frameRate: 30 });
+    for (let i = 0; i < 16; i++) {
+      h.advance(100);
+      h.stream.offer(h.rgb, 16, 16, 'x');
+      await h.flush();
+      h.last().canSetRate = false;
+      h.last().finish();
+      await h.stream.idle();
+    }
+    assert.deepEqual(
+      h.encoders.map((e) => e.options.frameRate),
+      [30, 10],
+    );
+    assert.equal(h.encoders[1]?.calls[0]?.forceIdr, true);
+    assert.equal(h.encoders[0]?.calls.length, 10, 'reopened after ten pictures');
   });
 });
