@@ -12,7 +12,7 @@
 #   ros      test/integration/ros and lifecycle: nodes and containers over DDS
 #   install  test/integration/colcon, install, launch: colcon build, the install space, launch files
 #   bench    bench/test: the benchmarks' pure parts and smoke runs
-#   asan     the engine's tests again on an AddressSanitizer build of the addon (scripts/asan.sh)
+#   asan     the engine's and the video addon's tests again on AddressSanitizer builds (scripts/asan.sh)
 #   jazzy    the ROS lanes against ROS 2 Jazzy (scripts/test-jazzy.sh)
 #   arm64    the engine on linux-arm64 under emulation (scripts/arm64.sh)
 # Every lane runs even when an earlier one failed; the run ends with a table of each lane's result,

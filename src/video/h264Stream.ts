@@ -64,8 +64,13 @@ interface OpenEncoder {
   pictures: number;
 }
 
-/** Pictures an encoder that cannot be told a new rate encodes before it is reopened for one. */
+/**
+ * Pictures measured (since the measurement began, and since the encoder opened) before an encoder
+ * that cannot be told a new rate is reopened for one.
+ */
 const REOPEN_AFTER = 10;
+/** A gap longer than this is a pause (nobody watched, the camera stopped), not a picture rate. */
+const PAUSE_MS = 1000;
 
 /** How far the measured picture rate may drift from the planned one before the encoder is told. */
 const RATE_DRIFT = 0.2;
@@ -94,6 +99,8 @@ export class H264Stream<C> {
   /** When the last picture was encoded, and the smoothed interval between pictures (ms). */
   private lastEncodeAt: number | undefined;
   private intervalMs: number | undefined;
+  /** Intervals in the measurement since it (re)started. */
+  private intervals = 0;
   /** The measured rate an encoder that cannot change its own is reopened with. */
   private reopenRate: number | undefined;
   private readonly contexts = new Map<number, C>();
@@ -237,21 +244,25 @@ export class H264Stream<C> {
    * to the encoder when it drifts by a fifth.
    */
   private followRate(encoder: OpenEncoder, now: number): void {
-    if (this.lastEncodeAt !== undefined) {
-      const interval = now - this.lastEncodeAt;
-      this.intervalMs =
-        this.intervalMs === undefined
-          ? interval
-          : this.intervalMs + RATE_SMOOTHING * (interval - this.intervalMs);
-    }
+    const interval = this.lastEncodeAt === undefined ? undefined : now - this.lastEncodeAt;
     this.lastEncodeAt = now;
     encoder.pictures++;
-    if (this.intervalMs === undefined || !(this.intervalMs > 0)) return;
+    if (interval === undefined || interval > PAUSE_MS || !(interval > 0)) {
+      // A pause says nothing of the rate pictures come at once they flow again: start over.
+      this.intervalMs = undefined;
+      this.intervals = 0;
+      return;
+    }
+    this.intervalMs =
+      this.intervalMs === undefined
+        ? interval
+        : this.intervalMs + RATE_SMOOTHING * (interval - this.intervalMs);
+    this.intervals++;
     const measured = 1000 / this.intervalMs;
     if (Math.abs(measured - encoder.rate) <= RATE_DRIFT * encoder.rate) return;
     if (encoder.encoder.setFrameRate(measured)) {
       encoder.rate = measured;
-    } else if (encoder.pictures >= REOPEN_AFTER) {
+    } else if (encoder.pictures >= REOPEN_AFTER && this.intervals >= REOPEN_AFTER) {
       // libavcodec's encoders (x264, V4L2) plan from the rate they opened with: the next picture
       // opens one with the measured rate (and an IDR), once the measurement has settled.
       this.reopenRate = measured;

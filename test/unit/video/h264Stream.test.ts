@@ -289,6 +289,26 @@ describe('H264Stream', () => {
       [30, 10],
     );
     assert.equal(h.encoders[1]?.calls[0]?.forceIdr, true);
-    assert.equal(h.encoders[0]?.calls.length, 10, 'reopened after ten pictures');
+    assert.equal(h.encoders[0]?.calls.length, 11, 'reopened once ten intervals were measured');
+  });
+
+  it('a pause in the pictures restarts the rate measurement instead of reopening for a rate near zero', async () => {
+    const h = harness(SOFTWARE);
+    h.set({ frameRate: 10 });
+    const step = async (ms: number) => {
+      h.advance(ms);
+      h.stream.offer(h.rgb, 16, 16, 'x');
+      await h.flush();
+      h.last().canSetRate = false;
+      h.last().finish();
+      await h.stream.idle();
+    };
+    for (let i = 0; i < 12; i++) await step(100);
+    await step(5000); // nobody watched for five seconds
+    for (let i = 0; i < 12; i++) await step(100);
+    assert.deepEqual(
+      h.encoders.map((e) => e.options.frameRate),
+      [10],
+    );
   });
 });
