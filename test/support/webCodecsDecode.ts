@@ -1,22 +1,50 @@
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { chromium } from 'playwright-core';
 import { tempDir } from './tempDir';
+
+/** Runs in the page: decodes every chunk, flushes, reports the outputs' timestamps. */
+const PAGE_DECODE = `async ({ chunks, keys, codec }) => {
+  const result = { codec, supported: false, timestamps: [], width: 0, height: 0, errors: [], userAgent: navigator.userAgent };
+  try {
+    const support = await VideoDecoder.isConfigSupported({ codec, optimizeForLatency: true });
+    result.supported = support.supported === true;
+    if (!result.supported) return result;
+    const decoder = new VideoDecoder({
+      output: (frame) => {
+        result.timestamps.push(frame.timestamp);
+        result.width = frame.displayWidth;
+        result.height = frame.displayHeight;
+        frame.close();
+      },
+      error: (e) => result.errors.push(String(e)),
+    });
+    decoder.configure({ codec, optimizeForLatency: true });
+    chunks.forEach((b64, i) => {
+      const data = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      decoder.decode(new EncodedVideoChunk({ type: keys[i] ? 'key' : 'delta', timestamp: i, data }));
+    });
+    await decoder.flush();
+    decoder.close();
+  } catch (e) {
+    result.errors.push(String(e));
+  }
+  return result;
+}`;
 
 /** What Chromium's WebCodecs VideoDecoder (the decoder Foxglove's web app uses) made of messages. */
 export interface WebCodecsResult {
   readonly codec: string;
   readonly supported: boolean;
-  /** Frames output after each message was decoded (and after the last, a flush). */
-  readonly outputsAfter: readonly number[];
-  readonly frames: number;
+  /** The timestamp of each frame output, in order: message i was given timestamp i. */
+  readonly timestamps: readonly number[];
   readonly width: number;
   readonly height: number;
   readonly errors: readonly string[];
   readonly userAgent: string;
 }
 
-/** Debian's Chromium (package chromium), where bootstrap installed it. */
+/** Debian's Chromium (package chromium), which bootstrap installs for this check. */
 export const CHROMIUM = '/usr/bin/chromium';
 
 /** avc1.PPCCLL from the first SPS of an Annex B access unit: profile, constraints, level. */
@@ -34,57 +62,21 @@ export function avcCodecString(accessUnit: Uint8Array): string {
 
 /**
  * Feeds `messages` (Annex B access units, the first an IDR with SPS and PPS) to a WebCodecs
- * VideoDecoder in headless Chromium, one EncodedVideoChunk per message, waiting for each output
- * before the next (optimizeForLatency), and returns what came out. The page runs under a virtual
- * time budget and writes its result into the DOM, which --dump-dom prints.
+ * VideoDecoder in headless Chromium (driven by playwright-core), one EncodedVideoChunk per message
+ * with timestamp = its index, then a flush, and returns what came out: each message decoded to
+ * exactly one frame when the output timestamps are 0..n-1, once each, in order. Chromium's
+ * software decoder may hold frames back for its threads, so outputs are matched by timestamp.
  */
-export function decodeWithWebCodecs(
+export async function decodeWithWebCodecs(
   messages: readonly Uint8Array[],
   keyframes: readonly boolean[],
-): WebCodecsResult {
-  const dir = tempDir('htp-webcodecs-');
+): Promise<WebCodecsResult> {
   const first = messages[0];
   if (!first) throw new Error('no messages');
-  const chunks = messages.map((m) => Buffer.from(m).toString('base64'));
-  const page = `<!doctype html><html><body><pre id="out">pending</pre><script>
-const chunks = ${JSON.stringify(chunks)};
-const keys = ${JSON.stringify(keyframes)};
-const codec = ${JSON.stringify(avcCodecString(first))};
-const result = { codec, supported: false, outputsAfter: [], frames: 0, width: 0, height: 0, errors: [], userAgent: navigator.userAgent };
-const done = () => { document.getElementById('out').textContent = JSON.stringify(result); };
-(async () => {
-  try {
-    if (typeof VideoDecoder === 'undefined') throw new Error('no VideoDecoder in this browser');
-    const support = await VideoDecoder.isConfigSupported({ codec, optimizeForLatency: true });
-    result.supported = !!support.supported;
-    if (!result.supported) return done();
-    let wake = null;
-    const decoder = new VideoDecoder({
-      output: (frame) => { result.frames++; result.width = frame.codedWidth; result.height = frame.codedHeight; frame.close(); if (wake) wake(); },
-      error: (e) => { result.errors.push(String(e)); if (wake) wake(); },
-    });
-    decoder.configure({ codec, optimizeForLatency: true });
-    for (let i = 0; i < chunks.length; i++) {
-      const data = Uint8Array.from(atob(chunks[i]), (c) => c.charCodeAt(0));
-      const before = result.frames;
-      const out = new Promise((r) => { wake = r; setTimeout(r, 2000); });
-      decoder.decode(new EncodedVideoChunk({ type: keys[i] ? 'key' : 'delta', timestamp: i * 100000, data }));
-      if (result.frames === before) await out;
-      result.outputsAfter.push(result.frames);
-    }
-    await decoder.flush();
-    result.outputsAfter.push(result.frames);
-    decoder.close();
-  } catch (e) { result.errors.push(String(e)); }
-  done();
-})();
-</script></body></html>`;
-  const file = path.join(dir, 'decode.html');
-  fs.writeFileSync(file, page);
-  const r = spawnSync(
-    CHROMIUM,
-    [
-      '--headless',
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    // No network here: Chromium's background connections would only be refused.
+    args: [
       '--no-sandbox',
       '--disable-gpu',
       '--disable-quic',
@@ -92,25 +84,28 @@ const done = () => { document.getElementById('out').textContent = JSON.stringify
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--user-data-dir=${path.join(dir, 'profile')}`,
-      '--virtual-time-budget=60000',
-      '--dump-dom',
-      `file://${file}`,
     ],
-    { encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024 },
-  );
-  const m = /<pre id="out">(.*?)<\/pre>/s.exec(r.stdout ?? '');
-  fs.rmSync(dir, { recursive: true, force: true });
-  if (!m || m[1] === 'pending') {
-    throw new Error(
-      `Chromium gave no result (status ${String(r.status)}): ${(r.stderr ?? '').slice(-2000)}`,
-    );
+  });
+  try {
+    const page = await browser.newPage();
+    // WebCodecs exists only in secure contexts: a file:// page is one, about:blank is not.
+    const dir = tempDir('htp-webcodecs-');
+    const blank = path.join(dir, 'decode.html');
+    fs.writeFileSync(blank, '<!doctype html><title>decode</title>');
+    await page.goto(`file://${blank}`);
+    const input = {
+      chunks: messages.map((m) => Buffer.from(m).toString('base64')),
+      keys: [...keyframes],
+      codec: avcCodecString(first),
+    };
+    // The page's code as text: it runs in Chromium, where VideoDecoder is (this package compiles
+    // without the DOM's types).
+    const result = (await page.evaluate(
+      `(${PAGE_DECODE})(${JSON.stringify(input)})`,
+    )) as WebCodecsResult;
+    fs.rmSync(dir, { recursive: true, force: true });
+    return result;
+  } finally {
+    await browser.close();
   }
-  return JSON.parse(
-    m[1]!
-      .replace(/&quot;/g, '"')
-      .replace(/&amp;/g, '&')
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>'),
-  ) as WebCodecsResult;
 }

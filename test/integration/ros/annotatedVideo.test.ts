@@ -1,7 +1,9 @@
 /**
  * ~/annotated/foxglove over real DDS: image_source plays the bootstrap's real video (a cyclist
- * passing two men), a perception node draws and encodes it, rclpy viewers subscribe, and PyAV's
- * own FFmpeg (tools/video/h264_check.py) decodes every message they received.
+ * passing two men), a perception node draws and encodes it, rclpy viewers subscribe, and two
+ * decoders independent of the encoder take every message one received: PyAV's own FFmpeg
+ * (tools/video/h264_check.py) and WebCodecs in Debian's Chromium (the decoder of Foxglove's web
+ * app, test/support/webCodecsDecode.ts).
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -12,6 +14,7 @@ import type { StampedMsg } from '../../support/rosClient';
 import { jsonSummary, startNode, startPhotoSource, startProcess } from '../../support/rosProcess';
 import { useRosTestBed } from '../../support/rosTestBed';
 import { tempDir } from '../../support/tempDir';
+import { decodeWithWebCodecs } from '../../support/webCodecsDecode';
 
 const LISTENER = repoPath('test', 'fixtures', 'ros', 'video_listener.py');
 const VIDEO_FRAMES = repoPath('.cache', 'video-people');
@@ -26,6 +29,18 @@ interface ListenerSummary {
     bytes: number;
     paired: boolean;
   }[];
+}
+
+/** The listener's packets.bin: each message as a little-endian uint32 length and its bytes. */
+function readPackets(file: string): Buffer[] {
+  const blob = fs.readFileSync(file);
+  const out: Buffer[] = [];
+  for (let i = 0; i < blob.length;) {
+    const n = blob.readUInt32LE(i);
+    out.push(blob.subarray(i + 4, i + 4 + n));
+    i += 4 + n;
+  }
+  return out;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -104,6 +119,21 @@ describe('~/annotated/foxglove: the annotated view as H.264 for Foxglove, over r
       ssims.every((x) => x >= 0.9),
       `SSIM against ~/annotated: ${ssims.join(' ')} (bytes ${check.messages.map((m) => m.bytes).join(' ')})`,
     );
+
+    // The decoder of Foxglove's web app: WebCodecs in Debian's Chromium, on the same messages.
+    const messages = readPackets(path.join(out, 'packets.bin'));
+    const web = await decodeWithWebCodecs(
+      messages,
+      check.messages.map((m) => m.nal_types.includes(5)),
+    );
+    assert.equal(web.supported, true, `${web.codec} not supported by ${web.userAgent}`);
+    assert.deepEqual(web.errors, []);
+    assert.deepEqual(
+      web.timestamps,
+      messages.map((_, i) => i),
+      'WebCodecs: one frame per message, in order',
+    );
+    assert.deepEqual([web.width, web.height], [s.width, s.height]);
 
     const d = await bed.client.diagnostics('vid_it');
     assert.match(d.values.video_encoder ?? '', /^software \(OpenH264/);
