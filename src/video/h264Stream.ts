@@ -20,7 +20,8 @@ export interface VideoSettings {
 export interface H264StreamHost<C> {
   /** Throws when the codec cannot open (a device gone, a library without it). */
   open(codec: VideoCodec, options: NativeEncoderOptions): NativeVideoEncoder;
-  publish(packet: EncodedPacket, context: C): void;
+  /** False when the host held the packet back (it then asked for an IDR): not counted as sent. */
+  publish(packet: EncodedPacket, context: C): boolean;
   warn(line: string): void;
   /** ms, monotonic. */
   now(): number;
@@ -231,7 +232,7 @@ export class H264Stream<C> {
     const context = this.contexts.get(p.pts);
     if (context === undefined) return;
     this.contexts.delete(p.pts);
-    this.host.publish(p, context);
+    if (!this.host.publish(p, context)) return;
     this.counts.frames++;
     this.counts.bytes += p.data.length;
     if (p.keyframe) this.counts.keyframes++;

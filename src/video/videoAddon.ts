@@ -18,7 +18,7 @@ export interface NativeEncoderOptions {
   bitrateKbps: number;
   /** The rate the encoder's rate control expects (whole frames per second). */
   frameRate: number;
-  /** Tests only, honoured while HTP_PERCEPTION_TEST_FAULTS is set: frames before encode fails. */
+  /** Tests only, honoured while HTP_PERCEPTION_TEST_VIDEO_FAULTS is set: pictures before encode fails. */
   testFailAfterFrames?: number;
 }
 

@@ -5,7 +5,7 @@
 namespace htpv {
 
 bool TestFaultsArmed() {
-  const char* v = std::getenv("HTP_PERCEPTION_TEST_FAULTS");
+  const char* v = std::getenv("HTP_PERCEPTION_TEST_VIDEO_FAULTS");
   return v != nullptr && *v != '\0';
 }
 

@@ -10,7 +10,8 @@ import { videoFrameSize } from '../../video/videoFrameSize';
 import type { VideoEncoderChoice } from '../../core/videoEncoders';
 import { chooseEncoder, type ChosenEncoder } from '../../video/encoderChoice';
 import { H264Stream, type H264StreamStats } from '../../video/h264Stream';
-import type { VideoAddon } from '../../video/videoAddon';
+import type { EncodedPacket, VideoAddon } from '../../video/videoAddon';
+import { environmentTestVideoFaults } from '../../video/testVideoFaults';
 
 /** The topic, after foxglove_compressed_video_transport's `<base>/foxglove`. */
 export const VIDEO_TOPIC = '~/annotated/foxglove';
@@ -20,6 +21,11 @@ export interface VideoOutputStats extends H264StreamStats {
   readonly unwatched: number;
   /** Viewers that joined (each got an IDR on the next picture). */
   readonly joins: number;
+  /**
+   * Pictures not sent because a viewer matched while they were being encoded: a P-frame would
+   * have been its first message; the next picture is an IDR instead.
+   */
+  readonly heldForJoin: number;
 }
 
 /** The encoder a `video_encoder` value means here, or a ConfigError naming what was probed. */
@@ -37,8 +43,10 @@ export class VideoOutput implements AnnotatedVideoSink<RosHeader> {
   private readonly publisher: Rclnodejs.Publisher<'foxglove_msgs/msg/CompressedVideo'>;
   private readonly stream: H264Stream<RosHeader>;
   private matched = 0;
+  /** A viewer joined and has had no IDR yet: until one goes out, P-frames are held back. */
+  private awaitingKeyframe = false;
   private choice: VideoEncoderChoice;
-  private counts = { unwatched: 0, joins: 0 };
+  private counts = { unwatched: 0, joins: 0, heldForJoin: 0 };
 
   /** Throws ConfigError when `choice` cannot be had on this machine (see chooseEncoder). */
   constructor(
@@ -49,6 +57,7 @@ export class VideoOutput implements AnnotatedVideoSink<RosHeader> {
     warn: (line: string) => void,
   ) {
     const chosen = chooseVideoEncoder(addon, options().video.encoder);
+    const faults = environmentTestVideoFaults();
     this.publisher = createOutputPublisher(
       rcl,
       node,
@@ -58,9 +67,11 @@ export class VideoOutput implements AnnotatedVideoSink<RosHeader> {
     );
     this.stream = new H264Stream<RosHeader>(
       {
-        open: (_codec, options) => new addon.VideoEncoder(options),
-        publish: (packet, header) =>
-          this.publisher.publish(encodeCompressedVideo(header, packet.data, 'h264')),
+        open: (_codec, options) =>
+          new addon.VideoEncoder(
+            faults ? { ...options, testFailAfterFrames: faults.failAfterFrames } : options,
+          ),
+        publish: (packet, header) => this.publish(packet, header),
         warn,
         now: () => performance.now(),
       },
@@ -89,14 +100,39 @@ export class VideoOutput implements AnnotatedVideoSink<RosHeader> {
 
   /** Someone subscribes now; a subscriber that joined since the last offer gets an IDR. */
   wanted(): boolean {
+    const n = this.matchedNow();
+    if (n === 0) this.counts.unwatched++;
+    return n > 0;
+  }
+
+  /** The subscriptions DDS matched; a rise (a viewer joined) asks the stream for an IDR. */
+  private matchedNow(): number {
     const n = matchedSubscriptions(this.publisher);
     if (n > this.matched) {
       this.counts.joins += n - this.matched;
       this.stream.requestKeyframe();
+      this.awaitingKeyframe = true;
     }
     this.matched = n;
-    if (n === 0) this.counts.unwatched++;
-    return n > 0;
+    return n;
+  }
+
+  /**
+   * A viewer's first message must be an IDR, but it can match while a picture is being encoded
+   * (the publisher meets a subscription asynchronously), and an encoder with a pipeline (V4L2)
+   * hands out pictures encoded before the IDR was asked for: until the IDR goes out, P-frames are
+   * held back from every viewer. The others lose those pictures cleanly, since the IDR starts the
+   * references afresh.
+   */
+  private publish(packet: EncodedPacket, header: RosHeader): boolean {
+    this.matchedNow();
+    if (this.awaitingKeyframe && !packet.keyframe) {
+      this.counts.heldForJoin++;
+      return false;
+    }
+    if (packet.keyframe) this.awaitingKeyframe = false;
+    this.publisher.publish(encodeCompressedVideo(header, packet.data, 'h264'));
+    return true;
   }
 
   size(sourceWidth: number, sourceHeight: number): { width: number; height: number } {

@@ -283,6 +283,7 @@ function videoValues(view: OperatorViewStats | undefined): Record<string, string
     video_dropped: v.dropped,
     video_unwatched: v.unwatched,
     video_joins: v.joins,
+    video_held_for_join: v.heldForJoin,
     video_failures: v.failures,
     video_fallbacks: v.fallbacks,
     video_encoders_opened: v.opened,

@@ -11,7 +11,13 @@ import * as path from 'node:path';
 import { checkH264Files, startsDecodable } from '../../support/h264Check';
 import { repoPath } from '../../support/paths';
 import type { StampedMsg } from '../../support/rosClient';
-import { jsonSummary, startNode, startPhotoSource, startProcess } from '../../support/rosProcess';
+import {
+  jsonSummary,
+  nodeCommand,
+  startNode,
+  startPhotoSource,
+  startProcess,
+} from '../../support/rosProcess';
 import { useRosTestBed } from '../../support/rosTestBed';
 import { tempDir } from '../../support/tempDir';
 import { decodeWithWebCodecs } from '../../support/webCodecsDecode';
@@ -160,5 +166,69 @@ describe('~/annotated/foxglove: the annotated view as H.264 for Foxglove, over r
     );
     const taken = await bed.client.setParams('vid_it', { video_bitrate_kbps: 500 });
     assert.equal(taken[0]?.successful, true);
+  });
+
+  it('an encoder that fails mid-stream is reopened: one warning, counted, the stream resumes at an IDR that decodes', async () => {
+    // A camera of its own: the first test's camera still publishes on /image.
+    bed.own(
+      startProcess('node', [
+        ...nodeCommand('imageSourceNode'),
+        '--ros-args',
+        '-r',
+        '__node:=vid_fault_src',
+        '-r',
+        'image:=/vid_fault/camera',
+        '-p',
+        `directory:=${frames}`,
+        '-p',
+        'rate_hz:=10.0',
+      ]),
+    );
+    // The addon's test switch: every encoder fails its 16th picture (a board's encoder that
+    // stops answering); the node must carry on.
+    const node = bed.own(
+      startProcess(
+        'node',
+        [
+          ...nodeCommand('perceptionNode'),
+          '--ros-args',
+          '-r',
+          '__node:=vid_fault',
+          '-r',
+          'image:=/vid_fault/camera',
+          '-p',
+          'threads:=1',
+          '-p',
+          'video_keyframe_interval_s:=600.0',
+        ],
+        { HTP_PERCEPTION_TEST_VIDEO_FAULTS: '{"failAfterFrames": 15}' },
+      ),
+    );
+    await node.waitFor(/encodes with software \(OpenH264/, 60_000);
+    const out = tempDir('htp-video-fault-');
+    const listener = bed.own(startProcess('python3', [LISTENER, 'vid_fault', '40', '60', out]));
+    await listener.waitFor(/^ready$/m, 30_000);
+    assert.equal(await listener.exited(), 0, listener.stderr());
+    const s = jsonSummary<ListenerSummary>(listener);
+    assert.equal(s.messages.length, 40);
+    const check = checkH264Files(path.join(out, 'packets.bin'));
+    check.messages.forEach((m, i) => {
+      assert.equal(m.error, '', `message ${i}`);
+      assert.equal(m.frames, 1, `message ${i} decodes to one frame`);
+    });
+    // IDRs where each encoder started: the first picture, then after each failure.
+    const idrs = check.messages.flatMap((m, i) => (m.nal_types.includes(5) ? [i] : []));
+    assert.deepEqual(idrs, [0, 15, 30], `IDRs at ${idrs.join(', ')}`);
+    for (const i of idrs) assert.ok(startsDecodable(check.messages[i]!), `message ${i}`);
+    const d = await bed.client.diagnostics('vid_fault');
+    assert.ok(Number(d.values.video_failures) >= 2, `failures ${d.values.video_failures}`);
+    assert.ok(Number(d.values.video_encoders_opened) >= 3);
+    assert.match(d.values.video_last_error ?? '', /test fault: the encoder stopped answering/);
+    // rclnodejs logs WARN and above to stderr.
+    const warnings = `${node.stdout()}\n${node.stderr()}`
+      .split('\n')
+      .filter((l) => /video: software .* failed/.test(l));
+    assert.equal(warnings.length, 1, `warned ${warnings.length} times:\n${warnings.join('\n')}`);
+    assert.match(warnings[0] ?? '', /test fault: the encoder stopped answering.*opened again/);
   });
 });

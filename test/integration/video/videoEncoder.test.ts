@@ -283,7 +283,7 @@ describe('video addon: H.264 encoders (native/video)', function () {
     );
   });
 
-  it('the test fault switch fails encode after N frames only while HTP_PERCEPTION_TEST_FAULTS is set', async () => {
+  it('the test fault switch fails encode after N frames only while HTP_PERCEPTION_TEST_VIDEO_FAULTS is set', async () => {
     const options = {
       codec: 'openh264' as const,
       width: W,
@@ -292,13 +292,13 @@ describe('video addon: H.264 encoders (native/video)', function () {
       frameRate: 10,
       testFailAfterFrames: 2,
     };
-    const saved = process.env.HTP_PERCEPTION_TEST_FAULTS;
+    const saved = process.env.HTP_PERCEPTION_TEST_VIDEO_FAULTS;
     try {
-      delete process.env.HTP_PERCEPTION_TEST_FAULTS;
+      delete process.env.HTP_PERCEPTION_TEST_VIDEO_FAULTS;
       const unarmed = new (addon().VideoEncoder)(options);
       for (let i = 0; i < 4; i++) await unarmed.encode(at(frames, i), i, i === 0);
       unarmed.close();
-      process.env.HTP_PERCEPTION_TEST_FAULTS = '{}';
+      process.env.HTP_PERCEPTION_TEST_VIDEO_FAULTS = '{}';
       const armed = new (addon().VideoEncoder)(options);
       await armed.encode(at(frames, 0), 0, true);
       await armed.encode(at(frames, 1), 1, false);
@@ -308,8 +308,8 @@ describe('video addon: H.264 encoders (native/video)', function () {
       );
       armed.close();
     } finally {
-      if (saved === undefined) delete process.env.HTP_PERCEPTION_TEST_FAULTS;
-      else process.env.HTP_PERCEPTION_TEST_FAULTS = saved;
+      if (saved === undefined) delete process.env.HTP_PERCEPTION_TEST_VIDEO_FAULTS;
+      else process.env.HTP_PERCEPTION_TEST_VIDEO_FAULTS = saved;
     }
   });
 

@@ -101,7 +101,10 @@ function harness(chosen: ChosenEncoder, delayed = false) {
         encoders.push(e);
         return e;
       },
-      publish: (p, context) => published.push({ context, keyframe: p.keyframe }),
+      publish: (p, context) => {
+        published.push({ context, keyframe: p.keyframe });
+        return true;
+      },
       warn: (l) => warnings.push(l),
       now: () => now,
     },
