@@ -103,7 +103,7 @@ async function main(): Promise<void> {
         const pictures = await annotatedPictures(frames.files[size] ?? [], w, h);
         for (const rate of rates) {
           for (const codec of codecs) {
-            const row = await codecRow(codec, pictures, w, h, rate, KEYFRAME_INTERVAL_S, tmp);
+            const row = await codecRow(codec, pictures, w, h, rate, KEYFRAME_INTERVAL_S);
             codecTable.push(row);
             process.stderr.write(
               `${size} ${rate} Hz ${codec.name}: ${row.kbytes_per_s} kB/s, ${row.encode_cpu_ms_p50} ms CPU, SSIM ${row.ssim_mean} (min ${row.ssim_min})\n`,

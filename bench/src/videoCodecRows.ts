@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import sharp from 'sharp';
 import {
   ModelPipeline,
@@ -10,6 +8,7 @@ import {
   resultAnnotation,
   videoAddon,
 } from '../../src/index';
+import { checkH264 } from '../../test/support/h264Check';
 
 /** One stream kind of the comparison: JPEG pictures, or H.264 at a bitrate. */
 export interface VideoCodec {
@@ -107,45 +106,15 @@ export async function annotatedPictures(
   return out;
 }
 
-/** Decodes `messages` with tools/video/h264_check.py and compares them with `pictures`. */
+/** Each message decoded independently (tools/video/h264_check.py) against its picture. */
 function quality(
   kind: 'jpeg' | 'h264',
   messages: readonly Buffer[],
   pictures: readonly Buffer[],
   width: number,
   height: number,
-  dir: string,
 ): { ssim: number[]; psnr: number[] } {
-  const packets = path.join(dir, 'packets.bin');
-  const reference = path.join(dir, 'reference.rgb');
-  const parts: Buffer[] = [];
-  for (const m of messages) {
-    const n = Buffer.alloc(4);
-    n.writeUInt32LE(m.length);
-    parts.push(n, m);
-  }
-  fs.writeFileSync(packets, Buffer.concat(parts));
-  fs.writeFileSync(reference, Buffer.concat(pictures));
-  const out = execFileSync(
-    packagePath('.cache', 'tools-venv', 'bin', 'python'),
-    [
-      packagePath('tools', 'video', 'h264_check.py'),
-      '--format',
-      kind,
-      '--packets',
-      packets,
-      '--reference',
-      reference,
-      '--width',
-      String(width),
-      '--height',
-      String(height),
-    ],
-    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-  );
-  const checked = JSON.parse(out) as {
-    messages: { frames: number; error: string; ssim?: number; psnr?: number }[];
-  };
+  const checked = checkH264(messages, { frames: pictures, width, height }, kind);
   checked.messages.forEach((m, i) => {
     if (m.error || m.frames !== 1 || m.ssim === undefined) {
       throw new Error(`${kind} message ${i} did not decode to one picture: ${JSON.stringify(m)}`);
@@ -165,7 +134,6 @@ export async function codecRow(
   height: number,
   rateHz: number,
   keyframeIntervalS: number,
-  dir: string,
 ): Promise<CodecRow> {
   const messages: Buffer[] = [];
   const cpu: number[] = [];
@@ -210,7 +178,7 @@ export async function codecRow(
       encoder.close();
     }
   }
-  const q = quality(codec.kind, messages, pictures, width, height, dir);
+  const q = quality(codec.kind, messages, pictures, width, height);
   const bytes = messages.reduce((a, m) => a + m.length, 0) / messages.length;
   const mean = (v: readonly number[]): number => v.reduce((a, b) => a + b, 0) / v.length;
   return {

@@ -33,6 +33,7 @@ export interface H264Check {
 export function checkH264(
   messages: readonly Uint8Array[],
   reference?: { frames: readonly Uint8Array[]; width: number; height: number },
+  format: 'h264' | 'jpeg' = 'h264',
 ): H264Check {
   const dir = tempDir('htp-h264-');
   const packets = path.join(dir, 'packets.bin');
@@ -52,25 +53,40 @@ export function checkH264(
     };
     fs.writeFileSync(ref.file, Buffer.concat(reference.frames.map((f) => Buffer.from(f))));
   }
-  const out = checkH264Files(packets, ref);
+  const out = checkH264Files(packets, ref, format);
   fs.rmSync(dir, { recursive: true, force: true });
   return out;
 }
 
 /**
  * checkH264 over files: `packets` holds each message as a little-endian uint32 length and its
- * bytes; `reference.file` one rgb8 picture per message.
+ * bytes; `reference.file` one rgb8 picture per message. `format` jpeg: each message is a JPEG
+ * picture (decoded by OpenCV), for comparing a JPEG stream by the same measure.
  */
 export function checkH264Files(
   packets: string,
   reference?: { file: string; width: number; height: number },
+  format: 'h264' | 'jpeg' = 'h264',
 ): H264Check {
-  const args = [repoPath('tools', 'video', 'h264_check.py'), '--packets', packets];
+  const args = [repoPath('tools', 'video', 'h264_check.py'), '--format', format];
+  args.push('--packets', packets);
   if (reference) {
     args.push('--reference', reference.file, '--width', String(reference.width));
     args.push('--height', String(reference.height));
   }
   return JSON.parse(runToolsPython(args)) as H264Check;
+}
+
+/** The messages of a file checkH264Files reads (each a little-endian uint32 length, then bytes). */
+export function readPacketFile(file: string): Buffer[] {
+  const blob = fs.readFileSync(file);
+  const out: Buffer[] = [];
+  for (let i = 0; i < blob.length;) {
+    const n = blob.readUInt32LE(i);
+    out.push(blob.subarray(i + 4, i + 4 + n));
+    i += 4 + n;
+  }
+  return out;
 }
 
 /** SPS, PPS and an IDR slice, in that order before the slice. */

@@ -28,9 +28,13 @@ export interface VideoOutputStats extends H264StreamStats {
   readonly heldForJoin: number;
 }
 
-/** The encoder a `video_encoder` value means here, or a ConfigError naming what was probed. */
+/**
+ * The encoder a `video_encoder` value means here, or a ConfigError naming what was probed. Only
+ * auto and v4l2 look at the devices: the software encoders open no /dev/video* node.
+ */
 export function chooseVideoEncoder(addon: VideoAddon, choice: VideoEncoderChoice): ChosenEncoder {
-  return chooseEncoder(choice, addon.probeV4l2(), addon.libraries());
+  const devices = choice === 'auto' || choice === 'v4l2' ? addon.probeV4l2() : [];
+  return chooseEncoder(choice, devices, addon.libraries());
 }
 
 /**

@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkH264Files, startsDecodable } from '../../support/h264Check';
+import { checkH264Files, readPacketFile, startsDecodable } from '../../support/h264Check';
 import { repoPath } from '../../support/paths';
 import type { StampedMsg } from '../../support/rosClient';
 import {
@@ -35,18 +35,6 @@ interface ListenerSummary {
     bytes: number;
     paired: boolean;
   }[];
-}
-
-/** The listener's packets.bin: each message as a little-endian uint32 length and its bytes. */
-function readPackets(file: string): Buffer[] {
-  const blob = fs.readFileSync(file);
-  const out: Buffer[] = [];
-  for (let i = 0; i < blob.length;) {
-    const n = blob.readUInt32LE(i);
-    out.push(blob.subarray(i + 4, i + 4 + n));
-    i += 4 + n;
-  }
-  return out;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -127,7 +115,7 @@ describe('~/annotated/foxglove: the annotated view as H.264 for Foxglove, over r
     );
 
     // The decoder of Foxglove's web app: WebCodecs in Debian's Chromium, on the same messages.
-    const messages = readPackets(path.join(out, 'packets.bin'));
+    const messages = readPacketFile(path.join(out, 'packets.bin'));
     const web = await decodeWithWebCodecs(
       messages,
       check.messages.map((m) => m.nal_types.includes(5)),

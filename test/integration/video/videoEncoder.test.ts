@@ -117,6 +117,16 @@ describe('video addon: H.264 encoders (native/video)', function () {
     frames = await videoFrames(W, H);
   });
 
+  /** OpenH264 at the tests' size, 300 kbit/s, planned for 10 Hz. */
+  const openh264 = (): NativeVideoEncoder =>
+    new (addon().VideoEncoder)({
+      codec: 'openh264',
+      width: W,
+      height: H,
+      bitrateKbps: 300,
+      frameRate: 10,
+    });
+
   it('names the libraries it was built with', () => {
     const libs = addon().libraries();
     assert.match(libs.openh264, /^\d+\.\d+\.\d+$/);
@@ -201,13 +211,7 @@ describe('video addon: H.264 encoders (native/video)', function () {
   });
 
   it('a second decoder joining at a forced IDR decodes from its first message', async () => {
-    const encoder = new (addon().VideoEncoder)({
-      codec: 'openh264',
-      width: W,
-      height: H,
-      bitrateKbps: 300,
-      frameRate: 10,
-    });
+    const encoder = openh264();
     const { messages } = await encodeAll(encoder, frames, 20, [0, 11]);
     encoder.close();
     const joined = checkH264(messages.slice(11));
@@ -249,13 +253,7 @@ describe('video addon: H.264 encoders (native/video)', function () {
   });
 
   it('closing while a frame encodes frees the encoder when that frame returns', async () => {
-    const encoder = new (addon().VideoEncoder)({
-      codec: 'openh264',
-      width: W,
-      height: H,
-      bitrateKbps: 300,
-      frameRate: 10,
-    });
+    const encoder = openh264();
     const pending = encoder.encode(at(frames, 0), 0, true);
     encoder.close();
     const r = await pending;
