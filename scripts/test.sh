@@ -107,6 +107,24 @@ for lane in "${lanes[@]}"; do
 done
 rm -rf "$HTP_TEST_TMPDIR"
 
+# What failed, repeated just above the table: CI keeps only the tail of a run's output, where a
+# failure reported minutes earlier in a long lane would otherwise be lost. Mocha's "N failing"
+# section when there is one (titles, messages, first stack lines), else the lane's last lines.
+failure_excerpt() {
+  local log_file="$1"
+  if grep -aqE '^ +[0-9]+ failing$' "$log_file"; then
+    sed -n '/^ \+[0-9]\+ failing$/,$p' "$log_file" | grep -av '^ \+at .*node_modules' | head -n 80 || true
+  else
+    tail -n 25 "$log_file"
+  fi
+}
+for lane in "${lanes[@]}"; do
+  row=$(printf '%s\n' "${rows[@]}" | grep -E "^\| $lane +\| FAILED" || true)
+  [ -n "$row" ] || continue
+  printf '\n=== lane %s failed; from %s:\n' "$lane" "$lane_logs/$lane.log"
+  failure_excerpt "$lane_logs/$lane.log"
+done
+
 {
   printf '\n| %-9s | %-10s | %-30s | %5s |\n' lane result tests s
   printf '|-----------|------------|--------------------------------|-------|\n'
