@@ -4,15 +4,16 @@
  * `HTP partial 402/431 nodes | 9.1 fps | 120 ms`: what a teleop operator needs at a glance.
  */
 
-const QNN = 'QNNExecutionProvider';
+/** What runs on the HTP: ONNX Runtime's QNN provider, an ExecuTorch program's QNN delegate. */
+const HTP_PROVIDERS = ['QNNExecutionProvider', 'QnnBackend'];
 
 /**
- * `CPU`, `HTP`, or `HTP partial <on HTP>/<all> nodes`, from ONNX Runtime's placement of the graph
- * nodes (execution provider -> node count).
+ * `CPU`, `HTP`, or `HTP partial <on HTP>/<all> nodes`, from the runtime's placement (ONNX
+ * Runtime: execution provider -> graph nodes; ExecuTorch: backend or kernels -> calls).
  */
 export function processorLabel(nodesByProvider: Readonly<Record<string, number>>): string {
   const total = Object.values(nodesByProvider).reduce((s, n) => s + n, 0);
-  const htp = nodesByProvider[QNN] ?? 0;
+  const htp = HTP_PROVIDERS.reduce((s, p) => s + (nodesByProvider[p] ?? 0), 0);
   if (htp === 0) return 'CPU';
   if (htp === total) return 'HTP';
   return `HTP partial ${htp}/${total} nodes`;

@@ -29,7 +29,9 @@ import type {
   NativeSessionInfo,
   NativeTensorInfo,
 } from './nativeAddon';
-import { nativeAddon } from './nativeAddon';
+import { nativeAddon, type ModelRuntime } from './nativeAddon';
+import { HTP_BACKEND, programPlacement } from './programPlacement';
+import { forwardMethod, PteFormatError, readPteProgram } from './readPteProgram';
 import type { ArenaUsage } from '../core/memoryUsage';
 import { unpackRunResult } from './packedRunResult';
 import type { PowerBackend, VoterClock, VoterStats } from './powerVoter';
@@ -60,12 +62,20 @@ export interface InputSpec {
 
 export interface ProviderReport {
   readonly requested: 'cpu' | 'htp';
+  /** onnxruntime for an ONNX model, executorch for a program (.pte). */
+  readonly runtime: ModelRuntime;
+  /** The backends an ExecuTorch program delegates to (XnnpackBackend, QnnBackend); [] for ONNX. */
+  readonly delegates: readonly string[];
   /** False when ONNX Runtime kept no partitioning record (see `note`). */
   readonly assignmentKnown: boolean;
   readonly note: string;
-  /** Graph nodes each execution provider took, from ONNX Runtime's own assignment record. */
+  /**
+   * Graph nodes each execution provider took, from ONNX Runtime's own assignment record; for an
+   * ExecuTorch program, the calls of its instructions per backend and to its CPU kernels
+   * (programPlacement.ts).
+   */
   readonly nodesByProvider: Readonly<Record<string, number>>;
-  /** Nodes placed on the CPU provider (all of them for provider 'cpu'). */
+  /** Nodes placed on the CPU provider (all of them for provider 'cpu'); a program's CPU calls. */
   readonly cpuNodes: readonly { readonly name: string; readonly opType: string }[];
   readonly fullyAccelerated: boolean;
   /**
@@ -74,7 +84,7 @@ export interface ProviderReport {
    */
   readonly cpuInt8Kernels: CpuInt8Kernels;
   readonly cpuInt8Saturates: boolean;
-  readonly modelSource: 'onnx' | 'context_cache';
+  readonly modelSource: 'onnx' | 'context_cache' | 'pte';
   readonly contextCacheWritten: boolean;
 }
 
@@ -194,10 +204,11 @@ export class EngineSession {
     } catch (err) {
       throw EngineError.fromNative(err);
     }
-    const info = native.info();
+    let info: NativeSessionInfo;
     let modelInputs: ModelTensor[];
     let modelOutputs: ModelTensor[];
     try {
+      info = withProgramPlacement(native.info(), options.model);
       modelInputs = info.inputs.map((t) => tensorInfo(t, 'ERR_MODEL_INVALID'));
       modelOutputs = info.outputs.map((t) => tensorInfo(t, 'ERR_MODEL_INVALID'));
       if (options.provider === 'htp' && options.htp.require_accelerator) {
@@ -208,8 +219,10 @@ export class EngineSession {
       throw err;
     }
     const profile = POWER_PROFILES[options.htp.profile as PowerProfileName];
+    // ExecuTorch's QNN delegate takes its performance settings when the program is compiled, not
+    // as votes between runs.
     const backend: PowerBackend =
-      options.provider === 'htp'
+      options.provider === 'htp' && info.runtime === 'onnxruntime'
         ? {
             vote: (mode) =>
               native.setDynamicOptions({ 'ep.dynamic.qnn_htp_performance_mode': mode }),
@@ -249,7 +262,9 @@ export class EngineSession {
     const p = this.info.providers;
     const nodesByProvider: Record<string, number> = {};
     for (const c of p.counts) nodesByProvider[c.provider] = c.nodes;
-    const qnnNodes = nodesByProvider.QNNExecutionProvider ?? 0;
+    // The QNN provider's nodes, or the calls of a program's QNN delegate: the work on the HTP.
+    const qnnNodes =
+      (nodesByProvider.QNNExecutionProvider ?? 0) + (nodesByProvider[HTP_BACKEND] ?? 0);
     const kernels = resolvedInt8Kernels(this.options);
     const note =
       p.note ||
@@ -258,6 +273,8 @@ export class EngineSession {
         : '');
     return {
       requested: p.requested === 'htp' ? 'htp' : 'cpu',
+      runtime: this.info.runtime,
+      delegates: this.info.delegates,
       assignmentKnown: p.assignmentKnown,
       note,
       nodesByProvider,
@@ -390,7 +407,32 @@ export class EngineSession {
   }
 }
 
-/** require_accelerator: judged on the one load, from ONNX Runtime's placement record. */
+/**
+ * An ExecuTorch session's placement, read from the program's instructions (programPlacement.ts):
+ * the runtime names the delegates, the program says how much of the method each takes.
+ */
+function withProgramPlacement(info: NativeSessionInfo, model: string): NativeSessionInfo {
+  if (info.runtime !== 'executorch') return info;
+  let method;
+  try {
+    method = forwardMethod(readPteProgram(model));
+  } catch (err) {
+    if (err instanceof PteFormatError) throw new EngineError('ERR_MODEL_INVALID', err.message);
+    throw err;
+  }
+  if (!method) {
+    throw new EngineError(
+      'ERR_MODEL_INVALID',
+      `ExecuTorch program ${model} has no method 'forward'`,
+    );
+  }
+  return {
+    ...info,
+    providers: programPlacement(info.providers.requested, method, info.delegates),
+  };
+}
+
+/** require_accelerator: judged on the one load, from the runtime's placement record. */
 function checkFullyAccelerated(model: string, p: NativeSessionInfo['providers']): void {
   if (p.assignmentKnown && p.cpuNodes.length === 0) return;
   throw new EngineError(

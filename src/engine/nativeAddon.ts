@@ -32,9 +32,16 @@ export interface NativeSessionInfo extends NativeModelInfo {
     counts: { provider: string; nodes: number }[];
     cpuNodes: { name: string; opType: string }[];
   };
-  modelSource: 'onnx' | 'context_cache';
+  /** Which runtime runs the model: it follows from the file (an ExecuTorch program or ONNX). */
+  runtime: ModelRuntime;
+  /** The backends an ExecuTorch program delegates to, as its runtime names them; [] for ONNX. */
+  delegates: string[];
+  /** context_cache: a QNN EP context binary; pte: an ExecuTorch program. */
+  modelSource: 'onnx' | 'context_cache' | 'pte';
   contextCacheWritten: boolean;
 }
+
+export type ModelRuntime = 'onnxruntime' | 'executorch';
 
 export interface NativeOutput {
   name: string;
@@ -156,6 +163,11 @@ export interface NativeAddon {
   loadSession(options: NativeLoadOptions): Promise<NativeSession>;
   readonly ortVersion: string;
   readonly ortApiVersion: number;
+  /**
+   * Opens the ExecuTorch plug-in beside the addon (once per process): its ExecuTorch version, or
+   * why it cannot be loaded (the dynamic loader's words: the file it missed).
+   */
+  executorchRuntime(): { version: string } | { error: string };
   /**
    * The glibc mmap and trim thresholds the addon fixed when it loaded (malloc_tuning.cc), in
    * bytes; null where it fixed none (the user set MALLOC_MMAP_THRESHOLD_ or

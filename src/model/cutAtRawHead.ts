@@ -11,7 +11,7 @@
  * graph output, and a metadata entry records the cut. Field numbers follow onnx/onnx.proto.
  */
 import { Buffer } from 'node:buffer';
-import { bufferSource } from './byteSource';
+import { bufferSource } from '../util/byteSource';
 import { fieldSpans, type FieldSpan, lengthDelimited } from './protoSpans';
 import { Cursor, OnnxFormatError } from './readOnnxModel';
 import { metadataPropsBytes } from './onnxWriter';

@@ -12,7 +12,7 @@
  * byte ranges, never decoded. Field numbers follow onnx/onnx.proto.
  */
 import { Buffer } from 'node:buffer';
-import { bufferSource } from './byteSource';
+import { bufferSource } from '../util/byteSource';
 import { fieldSpans, type FieldSpan, lengthDelimited, tagBytes } from './protoSpans';
 import { Cursor, OnnxFormatError } from './readOnnxModel';
 import { varint } from './onnxWriter';

@@ -10,7 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { bufferSource, type ByteSource, fileSource } from './byteSource';
+import { bufferSource, type ByteSource, fileSource } from '../util/byteSource';
 
 export class OnnxFormatError extends Error {
   override readonly name = 'OnnxFormatError';

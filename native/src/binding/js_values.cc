@@ -43,27 +43,32 @@ Napi::Object ModelDescToJs(Napi::Env env, const ModelDesc& model) {
 
 Napi::Object SessionInfoToJs(Napi::Env env, const SessionCore& c) {
   Napi::Object o = ModelDescToJs(env, c.model());
+  const Placement& p = c.placement();
   Napi::Object prov = Napi::Object::New(env);
   prov.Set("requested", c.spec().provider);
-  prov.Set("assignmentKnown", c.assignment_known());
-  prov.Set("note", c.assignment_note());
-  Napi::Array counts = Napi::Array::New(env, c.assignment().size());
-  for (uint32_t i = 0; i < c.assignment().size(); ++i) {
+  prov.Set("assignmentKnown", p.known);
+  prov.Set("note", p.note);
+  Napi::Array counts = Napi::Array::New(env, p.counts.size());
+  for (uint32_t i = 0; i < p.counts.size(); ++i) {
     Napi::Object e = Napi::Object::New(env);
-    e.Set("provider", c.assignment()[i].provider);
-    e.Set("nodes", c.assignment()[i].nodes);
+    e.Set("provider", p.counts[i].provider);
+    e.Set("nodes", p.counts[i].nodes);
     counts.Set(i, e);
   }
   prov.Set("counts", counts);
-  Napi::Array cpu = Napi::Array::New(env, c.cpu_nodes().size());
-  for (uint32_t i = 0; i < c.cpu_nodes().size(); ++i) {
+  Napi::Array cpu = Napi::Array::New(env, p.cpu_nodes.size());
+  for (uint32_t i = 0; i < p.cpu_nodes.size(); ++i) {
     Napi::Object e = Napi::Object::New(env);
-    e.Set("name", c.cpu_nodes()[i].name);
-    e.Set("opType", c.cpu_nodes()[i].op_type);
+    e.Set("name", p.cpu_nodes[i].name);
+    e.Set("opType", p.cpu_nodes[i].op_type);
     cpu.Set(i, e);
   }
   prov.Set("cpuNodes", cpu);
   o.Set("providers", prov);
+  o.Set("runtime", c.runtime());
+  Napi::Array delegates = Napi::Array::New(env, c.delegates().size());
+  for (uint32_t i = 0; i < c.delegates().size(); ++i) delegates.Set(i, c.delegates()[i]);
+  o.Set("delegates", delegates);
   o.Set("modelSource", c.model_source());
   o.Set("contextCacheWritten", c.context_cache_written());
   return o;

@@ -10,7 +10,7 @@ namespace htp {
 // {inputs, outputs}: each {name, dims (-1 dynamic), symbolicDims, type (ONNX element code)}.
 Napi::Object ModelDescToJs(Napi::Env env, const ModelDesc& model);
 
-// ModelDescToJs plus {providers: {requested, assignmentKnown, note, counts, cpuNodes},
+// ModelDescToJs plus {providers: {requested, assignmentKnown, note, counts, cpuNodes}, runtime, delegates,
 // modelSource, contextCacheWritten}.
 Napi::Object SessionInfoToJs(Napi::Env env, const SessionCore& core);
 

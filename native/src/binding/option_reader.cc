@@ -146,9 +146,9 @@ LoadSpec ReadLoadSpec(const Napi::Value& options) {
   if (p.channels == 2) in.OutOfRange(in.Path("channels"), "expected 1 or 3");
   p.nchw = in.OneOf("layout", {"nchw", "nhwc"}) == 0;
   switch (s.input_type) {
-    case ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT: p.out = OutType::kFloat32; break;
-    case ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8: p.out = OutType::kUint8; break;
-    case ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8: p.out = OutType::kInt8; break;
+    case kElementFloat: p.out = OutType::kFloat32; break;
+    case kElementUint8: p.out = OutType::kUint8; break;
+    case kElementInt8: p.out = OutType::kInt8; break;
     default: in.OutOfRange(in.Path("elementType"), "expected 1 (float32), 2 (uint8) or 3 (int8)");
   }
 
