@@ -9,13 +9,14 @@ import { sha256File } from '../util/sha256File';
 import { type CommandResult, UsageError } from './cliErrors';
 import { findPinnedFile } from './tflite/knownTfliteFiles';
 import { tfliteImportCommand } from './tflite/tfliteImportCommand';
+import { pteImportCommand } from './executorch/pteImportCommand';
 
 export const MODEL_HELP = `usage: htp-perception model <command> ...
 
 commands:
-  import FILE.onnx|FILE.tflite [--name N] [--raw-head] [--force] [--json]
+  import FILE.onnx|FILE.tflite|FILE.pte|DIR [--name N] [--raw-head] [--force] [--json]
                   write FILE's manifest beside it; a .tflite is converted to ONNX
-                  first (see 'model import --help')
+                  first; a .pte runs on ExecuTorch (see 'model import --help')
   quantize NAME (--images DIR | --topic T --frames N) [--holdout DIR] [thresholds]
                   INT8 QDQ for the HTP, validated against FP32 (see 'model quantize --help')
   compile NAME [--soc qcs6490] [--precision int8|fp32] [--json]
@@ -26,6 +27,7 @@ exit code: 0 ok, 1 a check failed, 2 bad usage or input`;
 
 export const MODEL_IMPORT_HELP = `usage: htp-perception model import FILE.onnx [--name N] [--raw-head] [--force] [--json]
        htp-perception model import FILE.tflite [--name N] [--images DIR] [--python PY] [--force] [--json]
+       htp-perception model import FILE.pte|DIR [--name N] [--force] [--json]
 
 Writes <N>.manifest.json beside FILE.onnx, derived from the file itself:
   - Ultralytics exports (yolo export format=onnx): task, class names, image size and keypoint
@@ -53,8 +55,15 @@ manifest); and AI Hub names as above. Anything else gets the ONNX and <N>.manife
 (with the metadata's labels and normalization when it has them), and the refusal names the
 fields to complete (exit 2). A damaged file or metadata is refused before conversion (exit 2).
 
+An ExecuTorch program (FILE.pte, or the folder an Ultralytics 'format=executorch' export writes,
+<stem>_executorch_model/ with model.pte and metadata.yaml) is described from the program's own
+method signature and Ultralytics' metadata.yaml beside it, as its ONNX twin would be; the node
+runs it through ExecuTorch's runtime (the engine's ExecuTorch plug-in). The instructions'
+placement (delegate calls per backend, calls to ExecuTorch's CPU kernels) is printed.
+
 options:
-  --name N      manifest name and file name (default: FILE without .onnx / .tflite)
+  --name N      manifest name and file name (default: FILE without .onnx / .tflite / .pte, or
+                the folder's name without _executorch_model)
   --raw-head    .onnx: cut an Ultralytics nms=True export at its raw head (see above)
   --force       overwrite an existing manifest (and, for .tflite or --raw-head, the ONNX file)
   --json        print the result as JSON
@@ -142,8 +151,27 @@ export function modelImportCommand(o: ModelImportOptions): CommandResult {
     throw new UsageError('--raw-head applies to .onnx files only');
   }
   if (/\.tflite$/i.test(original)) return tfliteImportCommand(o);
+  if (
+    /\.pte$/i.test(original) ||
+    (fs.existsSync(original) && fs.statSync(original).isDirectory())
+  ) {
+    if (o.images !== undefined || o.python !== undefined) {
+      throw new UsageError('--images and --python apply to .tflite files only');
+    }
+    if (o.name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.name)) {
+      throw new UsageError(`--name ${o.name}: use letters, digits, '.', '_' and '-' only`);
+    }
+    return pteImportCommand({
+      file: o.file,
+      force: o.force,
+      json: o.json,
+      ...(o.name !== undefined ? { name: o.name } : {}),
+    });
+  }
   if (!/\.onnx$/i.test(original))
-    throw new UsageError(`${o.file}: expected an .onnx or .tflite file`);
+    throw new UsageError(
+      `${o.file}: expected an .onnx, .tflite or .pte file (or an ExecuTorch export folder)`,
+    );
   if (o.images !== undefined || o.python !== undefined) {
     throw new UsageError('--images and --python apply to .tflite files only');
   }

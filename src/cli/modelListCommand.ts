@@ -6,13 +6,15 @@ import { modelSearchPath } from '../config/modelSearchPath';
 import { PERCEPTION_PARAMETERS } from '../config/perceptionConfig';
 import { formatTable } from '../util/formatTable';
 import type { CommandResult } from './cliErrors';
+import type { ModelRuntime } from '../engine/nativeAddon';
+import { isPteFile } from '../engine/readPteProgram';
 
 export const MODEL_LIST_HELP = `usage: htp-perception model list [--json]
 
 Every model a node can name, from each folder of the model search path (HTP_PERCEPTION_MODEL_PATH,
 then the package's models/): its name, task, model family, classes, whether its weights are
-trained, the files present (fp32, int8, HTP context binaries by SoC), the weights' licence and
-where they came from.
+trained, what runs it (onnxruntime, or executorch for a program .pte), the files present (fp32,
+int8, HTP context binaries by SoC), the weights' licence and where they came from.
 A name found in two folders is listed once, from the folder a node would take it from. The node's
 default model is marked with '*'. Manifests that fail to load are listed with their error.
 
@@ -31,6 +33,8 @@ export interface ModelListEntry {
   readonly family?: ModelManifest['family'];
   readonly classes?: number;
   readonly weights?: ModelManifest['weights'];
+  /** What runs the model: ONNX Runtime, or ExecuTorch for a program (.pte); from the file. */
+  readonly runtime?: ModelRuntime;
   /** Which of the manifest's files exist: fp32, int8 and `htp:<soc>` per context binary. */
   readonly files?: readonly string[];
   readonly license?: string;
@@ -73,6 +77,7 @@ export function listModels(env: NodeJS.ProcessEnv = process.env): ModelListEntry
           family: m.family,
           classes: m.classNames.length,
           weights: m.weights,
+          runtime: isPteFile(m.modelPaths.fp32) ? 'executorch' : 'onnxruntime',
           files: present(m),
           license: p.license,
           source: p.registry === 'none' ? 'none' : `${p.registry}:${p.package}==${p.version}`,
@@ -102,6 +107,7 @@ export function modelListCommand(o: { readonly json: boolean }): CommandResult {
     family: e.family ?? '-',
     classes: e.classes ?? '-',
     weights: e.weights ?? 'broken',
+    runtime: e.runtime ?? '-',
     files: e.files?.join(',') ?? '-',
     license: e.license ?? '-',
     source: e.source ?? (e.error ?? '').split('\n')[0] ?? '-',

@@ -100,6 +100,8 @@ TensorDesc DescribeTensor(const std::string& name, const executorch::runtime::Te
   return d;
 }
 
+constexpr int64_t kMaxPlannedBytes = int64_t{4} << 30;
+
 class ModuleProgram : public PteProgram {
  public:
   ModuleProgram(const std::string& path, int threads, bool describe_only) : path_(path) {
@@ -135,6 +137,20 @@ class ModuleProgram : public PteProgram {
       auto b = meta->get_backend_name(i);
       // One entry per delegate instance: a backend that takes two subgraphs is named twice.
       if (b.ok() && std::find(backends_.begin(), backends_.end(), *b) == backends_.end()) backends_.emplace_back(*b);
+    }
+    // The working memory the method plans, allocated by load_method in one piece per buffer: a
+    // damaged size would be a multi-terabyte allocation (std::bad_alloc, or an abort under
+    // AddressSanitizer). Real programs plan tens to hundreds of megabytes.
+    int64_t planned = 0;
+    for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
+      auto size = meta->memory_planned_buffer_size(i);
+      if (!size.ok() || *size < 0 || *size > kMaxPlannedBytes - planned)
+        throw EngineError("ERR_MODEL_INVALID", "ExecuTorch program " + path + " plans " +
+                                                   (size.ok() ? std::to_string(*size) : std::string("unreadable")) +
+                                                   " bytes of working memory in buffer " + std::to_string(i) +
+                                                   ", beyond the " + std::to_string(kMaxPlannedBytes >> 20) +
+                                                   " MiB the engine gives a program");
+      planned += *size;
     }
     if (describe_only) return;
     if (threads > 0) {

@@ -11,7 +11,7 @@ import { findModelManifests } from '../../config/findModelManifests';
 import { loadModelManifest } from '../../config/modelManifest';
 import { nativeAddon } from '../../engine/nativeAddon';
 import { introspectedFromOnnx } from '../../model/deriveManifest';
-import { readOnnxModel } from '../../model/readOnnxModel';
+import { readModelFileInfo } from '../executorch/describeProgram';
 import { loadRclnodejs } from '../../ros/rosEnvironment';
 import { runMarkedChild } from '../qnnChildProcess';
 import { type DoctorRow, fail, ok } from './doctorRow';
@@ -164,7 +164,7 @@ export function manifestRows(modelsDir: string): DoctorRow[] {
             `put the model there, or run bash scripts/bootstrap.sh 70-models for the bootstrap models`,
           );
         }
-        checkManifestAgainstModel(m, introspectedFromOnnx(readOnnxModel(model)), file);
+        checkManifestAgainstModel(m, introspectedFromOnnx(readModelFileInfo(model)), file);
         checked.push(key);
       }
       return ok('stack', check, `${rel}: ${m.task}/${m.family}, ${checked.join(' + ')} match`);

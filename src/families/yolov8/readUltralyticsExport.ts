@@ -180,7 +180,7 @@ function derive(x: UltralyticsImport): ImportedManifest {
         ? { notes: `${RAW_HEAD_NOTE} (${meta[RAW_HEAD_METADATA_KEY]})` }
         : {}),
     provenance: x.provenance(
-      `Ultralytics ${meta.version ?? ''} ONNX export (${meta.description ?? 'no description'}), manifest derived from its metadata by 'htp-perception model import'`,
+      `Ultralytics ${meta.version ?? ''} ${file.endsWith('.pte') ? 'ExecuTorch' : 'ONNX'} export (${meta.description ?? 'no description'}), manifest derived from its metadata by 'htp-perception model import'`,
     ),
   };
   return { data, assumptions };
