@@ -21,14 +21,19 @@ import {
   type Frame,
 } from '../../src/index';
 import { flagValue, parseBenchArgs } from './benchArgs';
+import { compareRuntimes, defaultRuntimePair, type RuntimeRow } from './runtimeComparison';
 
 /** Printed by --help: this file's header. */
 const USAGE = `npm run bench:engine [-- --model m.onnx --threads 2 --iterations 60 --json out.json]
+                        [--program m.pte --twin m.onnx | --no-runtimes]
 
 In one process and one run: the same model, frame and thread count through our addon and through
 onnxruntime-node's JS API (the reference), interleaved; and our fused preprocessing against a
 sharp resize (letterbox, bilinear) + JS normalize into NCHW float32. Without --model a seeded
-640x640 stand-in network is generated with tools/engine/make_bench_model.py.`;
+640x640 stand-in network is generated with tools/engine/make_bench_model.py.
+Then the runtimes: one model as ONNX (ONNX Runtime CPU) and as an ExecuTorch program (XNNPACK),
+both through the addon, interleaved (default: bootstrap's yolov8s-fall and its program, step 76;
+--program/--twin for another pair; skipped when neither exists or with --no-runtimes).`;
 
 const SRC_W = 1280;
 const SRC_H = 720;
@@ -124,6 +129,23 @@ async function main(): Promise<void> {
   ours.dispose();
   await ref.release();
 
+  const programFlag = flagValue(args.rest, '--program');
+  const twinFlag = flagValue(args.rest, '--twin');
+  if ((programFlag === undefined) !== (twinFlag === undefined))
+    throw new Error('--program and --twin go together');
+  const pair = args.rest.includes('--no-runtimes')
+    ? undefined
+    : programFlag !== undefined && twinFlag !== undefined
+      ? {
+          name: path.basename(twinFlag, '.onnx'),
+          onnx: path.resolve(twinFlag),
+          program: path.resolve(programFlag),
+        }
+      : defaultRuntimePair();
+  const runtimes: RuntimeRow[] = pair
+    ? await compareRuntimes(pair, f, threads, Math.min(iterations, 30), 3)
+    : [];
+
   const result = {
     model: path.basename(modelPath),
     threads,
@@ -173,12 +195,37 @@ async function main(): Promise<void> {
     `model ${result.model}, ${threads} thread(s), ${iterations} iterations: addon/reference inference = ${ratio.toFixed(3)}, ` +
       `preprocessing ${speedup.toFixed(1)}x faster than sharp`,
   );
+  const [onnxRow, programRow] = runtimes;
+  if (onnxRow && programRow) {
+    console.log(
+      formatTable(
+        runtimes.map((r) => ({
+          model: `${r.model} ${r.precision}`,
+          runtime: r.runtime,
+          placement: r.placement,
+          p50_ms: r.inference_ms_p50,
+          p95_ms: r.inference_ms_p95,
+        })),
+      ),
+    );
+    console.log(
+      `runtimes, ${threads} thread(s), interleaved: ExecuTorch (XNNPACK) / ONNX Runtime (CPU) inference p50 = ${(programRow.inference_ms_p50 / onnxRow.inference_ms_p50).toFixed(3)}; ` +
+        'INT8: no ExecuTorch program exported (the ONNX INT8 model runs on ONNX Runtime only)',
+    );
+  }
   if (args.jsonPath) {
     fs.mkdirSync(path.dirname(path.resolve(args.jsonPath)), { recursive: true });
     fs.writeFileSync(
       args.jsonPath,
       JSON.stringify(
-        { ...result, addon_over_reference: ratio, preprocess_speedup: speedup },
+        {
+          ...result,
+          addon_over_reference: ratio,
+          preprocess_speedup: speedup,
+          cpu: os.cpus()[0]?.model ?? 'unknown',
+          date: new Date().toISOString(),
+          runtimes,
+        },
         null,
         2,
       ) + '\n',

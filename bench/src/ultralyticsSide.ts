@@ -9,8 +9,8 @@ export interface UltralyticsSetup {
 }
 
 /**
- * The benchmark-only venv and the .pt file, made on first use by bench/tools/ensure-ultralytics.sh
- * (several GB of torch from PyPI the first time; its progress goes to our stderr).
+ * The torch venv and the .pt file (bootstrap step 76 makes them; bench/tools/ensure-ultralytics.sh
+ * makes them when missing: several GB of torch from PyPI; its progress goes to our stderr).
  */
 export function ensureUltralytics(): UltralyticsSetup {
   const out = execFileSync('bash', [packagePath('bench', 'tools', 'ensure-ultralytics.sh')], {

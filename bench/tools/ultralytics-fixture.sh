@@ -3,7 +3,7 @@
 # own predict() of the original YOLO11n / YOLO11n-seg end-to-end exports (.cache/registry-models,
 # bootstrap step 71) on the bootstrap photos (.cache/photos, step 15), which
 # test/integration/models/ultralyticsAccuracy.test.ts holds our pipeline to (issue 40). Needs the
-# benchmark's Ultralytics venv (bench/tools/ensure-ultralytics.sh: made on first use, several GB);
+# torch venv (tools/torch/ensure-torch-venv.sh, bootstrap step 76: several GB);
 # the test itself reads only the committed JSON. Run it again when a photo, a model file or the
 # pinned Ultralytics changes, and commit the JSON with what changed.
 set -euo pipefail

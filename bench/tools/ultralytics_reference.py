@@ -1,5 +1,5 @@
 """Ultralytics' own predict() on photos, as the reference `npm run bench:ultralytics` compares our
-pipeline with (bench venv only: bench/tools/ensure-ultralytics.sh).
+pipeline with (the torch venv: tools/torch/ensure-torch-venv.sh).
 
   ultralytics_reference.py --model FILE.onnx --task detect|segment [--conf C] PHOTO [PHOTO ...]
 

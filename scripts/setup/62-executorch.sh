@@ -11,13 +11,21 @@ source "$(dirname "$0")/../lib.sh"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 version=1.5.1
-case "$(uname -m)" in
+# The machine's architecture, or the one named (the arm64 lane: scripts/arm64/setup/35-executorch.sh).
+arch="${1:-$(uname -m)}"
+case "$arch" in
   x86_64)
-    arch=x86_64
     wheel="executorch-$version-cp311-cp311-manylinux_2_28_x86_64.whl"
+    python_version=3.11
     sha=274c28c2fe2b76acb03f9fa381537425c40e0098dcf886baf6d97a1a55ffe300
     ;;
-  *) log "executorch: no runtime wheel pinned for $(uname -m): ExecuTorch programs will not load here"; exit 0 ;;
+  aarch64)
+    # The aarch64 wheel is cp312 only, and has no QNN backend library (docs/robot.md).
+    wheel="executorch-$version-cp312-cp312-manylinux_2_28_aarch64.whl"
+    python_version=3.12
+    sha=2c177f7922354a8a0d6111628c954519b87549598640e5e0042bef137b4cb83c
+    ;;
+  *) log "executorch: no runtime wheel pinned for $arch: ExecuTorch programs will not load here"; exit 0 ;;
 esac
 out="$root/.cache/executorch/$arch"
 stamp="$out/.stamp"
@@ -32,7 +40,7 @@ mkdir -p "$src"
 if ! { [ -f "$src/$wheel" ] && echo "$sha  $src/$wheel" | sha256sum -c --quiet - >/dev/null 2>&1; }; then
   rm -f "$src/$wheel"
   python3 -m pip download -q --no-deps --only-binary=:all: --platform manylinux_2_28_"$arch" \
-    --python-version 3.11 -d "$src" "executorch==$version" \
+    --python-version "$python_version" -d "$src" "executorch==$version" \
     || die "executorch: 'pip download executorch==$version' failed (PyPI reachable?)"
   echo "$sha  $src/$wheel" | sha256sum -c --quiet - \
     || die "executorch: $src/$wheel does not have the pinned sha256 $sha"

@@ -9,19 +9,31 @@ const HTP_PROVIDERS = ['QNNExecutionProvider', 'QnnBackend'];
 
 /**
  * `CPU`, `HTP`, or `HTP partial <on HTP>/<all> nodes`, from the runtime's placement (ONNX
- * Runtime: execution provider -> graph nodes; ExecuTorch: backend or kernels -> calls).
+ * Runtime: execution provider -> graph nodes; ExecuTorch: backend or kernels -> calls). With
+ * provider gpu the QNN provider's nodes are on the Adreno GPU: `GPU`, `GPU partial ...`.
  */
-export function processorLabel(nodesByProvider: Readonly<Record<string, number>>): string {
+export function processorLabel(
+  nodesByProvider: Readonly<Record<string, number>>,
+  requested: string = 'htp',
+): string {
   const total = Object.values(nodesByProvider).reduce((s, n) => s + n, 0);
-  const htp = HTP_PROVIDERS.reduce((s, p) => s + (nodesByProvider[p] ?? 0), 0);
-  if (htp === 0) return 'CPU';
-  if (htp === total) return 'HTP';
-  return `HTP partial ${htp}/${total} nodes`;
+  const accelerated = HTP_PROVIDERS.reduce((s, p) => s + (nodesByProvider[p] ?? 0), 0);
+  const name = requested === 'gpu' ? 'GPU' : 'HTP';
+  if (accelerated === 0) return 'CPU';
+  if (accelerated === total) return name;
+  return `${name} partial ${accelerated}/${total} nodes`;
 }
 
 /** The processors of a node's models, joined when they differ (a detector plus a pose model). */
-export function processorsLabel(placements: readonly Readonly<Record<string, number>>[]): string {
-  return [...new Set(placements.map(processorLabel))].join(' + ');
+export function processorsLabel(
+  placements: readonly {
+    readonly nodesByProvider: Readonly<Record<string, number>>;
+    readonly requested: string;
+  }[],
+): string {
+  return [...new Set(placements.map((p) => processorLabel(p.nodesByProvider, p.requested)))].join(
+    ' + ',
+  );
 }
 
 /** Result rate and latency over a short window, fed once per published result. */

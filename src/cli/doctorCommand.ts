@@ -5,6 +5,7 @@ import { PACKAGE_ROOT } from '../packageRoot';
 import type { CommandResult } from './cliErrors';
 import { type ContextTarget, contextRows } from './doctor/contextChecks';
 import { boardSoc, deviceChecks } from './doctor/deviceChecks';
+import { gpuChecks, hostGpuRow } from './doctor/gpuChecks';
 import { videoRows } from './doctor/videoChecks';
 import { type DoctorRow, doctorExitCode, formatDoctorTable } from './doctor/doctorRow';
 import {
@@ -97,8 +98,15 @@ export function doctorRows(o: DoctorOptions): DoctorRow[] {
         qnnLibraryDir: path.dirname(DEFAULT_QNN_LIBRARY),
         identity: identity(),
       }),
+      ...gpuChecks({
+        root: o.root,
+        env: ld !== undefined ? { LD_LIBRARY_PATH: ld } : {},
+        qnnLibraryDir: path.dirname(DEFAULT_QNN_LIBRARY),
+        identity: identity(),
+      }),
     );
   }
+  if (simulated) rows.push(hostGpuRow());
   rows.push(...videoRows(o.root, !simulated));
   if (o.offload) rows.push(offloadRow(DEFAULT_QNN_LIBRARY, simulated));
   return rows;

@@ -29,10 +29,10 @@ export const PERCEPTION_PARAMETERS = {
     'load a model file (model, person_detector) whose SHA-256 is not the one its manifest records (files.sha256); false refuses it at configure',
   ),
   provider: spec(
-    z.enum(['cpu', 'htp']),
+    z.enum(['cpu', 'htp', 'gpu']),
     'cpu',
     'session',
-    'cpu, or htp (Hexagon NPU through the QNN provider; needs an INT8 QDQ model)',
+    'cpu, htp (Hexagon NPU through the QNN provider; needs an INT8 QDQ model) or gpu (the Adreno GPU through the QNN provider; FP32 models, computed in FP16)',
   ),
   precision: spec(
     z.enum(['fp32', 'int8']),
@@ -146,7 +146,7 @@ export const PERCEPTION_PARAMETERS = {
     z.boolean(),
     false,
     'session',
-    'refuse to configure if any graph node would run on the CPU instead of the HTP',
+    'refuse to configure if any graph node would run on the CPU instead of the HTP (or, with provider gpu, the GPU)',
   ),
   on_accelerator_failure: spec(
     z.enum(['retry', 'cpu', 'stop']),
@@ -284,6 +284,14 @@ const schema = tableSchema(PERCEPTION_PARAMETERS).superRefine((c, ctx) => {
       code: 'custom',
       path: ['person_source'],
       message: 'set either person_detector or person_source, not both',
+    });
+  }
+  if (c.provider === 'gpu' && c.precision === 'int8') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['precision'],
+      message:
+        'the QNN GPU backend has no INT8 QDQ path: use precision fp32 with provider gpu (it computes in FP16)',
     });
   }
   if (c.require_accelerator && c.on_accelerator_failure === 'cpu') {

@@ -70,10 +70,23 @@ export const HtpOptionsSchema = z
   })
   .strict();
 
+/**
+ * provider 'gpu': the QNN provider's GPU backend (libQnnGpu.so beside the provider library, which
+ * `htp.provider_library` names for both backends), the Adreno GPU through OpenCL. No power votes:
+ * ONNX Runtime's QNN provider takes a performance mode for its HTP backend only.
+ */
+export const GpuOptionsSchema = z
+  .object({
+    require_accelerator: z.boolean().default(false),
+    /** Further QNN provider options for the GPU backend, passed verbatim. */
+    provider_options: z.record(z.string(), z.string()).default({}),
+  })
+  .strict();
+
 export const EngineOptionsSchema = z
   .object({
     model: z.string().min(1),
-    provider: z.enum(['cpu', 'htp']).default('cpu'),
+    provider: z.enum(['cpu', 'htp', 'gpu']).default('cpu'),
     /** Intra-op threads; 0 lets ONNX Runtime choose. */
     threads: z.number().int().min(0).max(256).default(0),
     inputName: z.string().min(1).optional(),
@@ -89,6 +102,7 @@ export const EngineOptionsSchema = z
       .strict()
       .optional(),
     htp: HtpOptionsSchema.prefault({}),
+    gpu: GpuOptionsSchema.prefault({}),
     /**
      * INT8 kernels of the CPU provider (see cpuInt8Kernels.ts): auto picks the exact u8u8 ones on
      * x86-64 CPUs whose u8s8 kernels saturate (no VNNI), the fast u8s8 ones elsewhere.

@@ -61,7 +61,7 @@ export interface InputSpec {
 }
 
 export interface ProviderReport {
-  readonly requested: 'cpu' | 'htp';
+  readonly requested: 'cpu' | 'htp' | 'gpu';
   /** onnxruntime for an ONNX model, executorch for a program (.pte). */
   readonly runtime: ModelRuntime;
   /** The backends an ExecuTorch program delegates to (XnnpackBackend, QnnBackend); [] for ONNX. */
@@ -177,6 +177,12 @@ export class EngineSession {
     if (!fs.existsSync(options.model)) {
       throw new EngineError('ERR_MODEL_NOT_FOUND', `model file ${options.model} does not exist`);
     }
+    if (options.provider === 'gpu' && options.htp.require_accelerator) {
+      throw new EngineError(
+        'ERR_INVALID_OPTIONS',
+        "htp.require_accelerator is for provider 'htp': with provider 'gpu' set gpu.require_accelerator",
+      );
+    }
     if (options.provider === 'cpu' && options.htp.require_accelerator) {
       throw new EngineError(
         'ERR_ACCELERATOR_FALLBACK',
@@ -209,9 +215,19 @@ export class EngineSession {
     let modelOutputs: ModelTensor[];
     try {
       info = withProgramPlacement(native.info(), options.model);
+      if (info.runtime === 'executorch' && options.provider === 'gpu') {
+        throw new EngineError(
+          'ERR_PROVIDER_UNAVAILABLE',
+          `provider gpu runs ONNX models through the QNN provider's GPU backend; ${options.model} is an ExecuTorch program, which has no GPU delegate in this engine`,
+        );
+      }
       modelInputs = info.inputs.map((t) => tensorInfo(t, 'ERR_MODEL_INVALID'));
       modelOutputs = info.outputs.map((t) => tensorInfo(t, 'ERR_MODEL_INVALID'));
-      if (options.provider === 'htp' && options.htp.require_accelerator) {
+      const requireAccelerator =
+        options.provider === 'gpu'
+          ? options.gpu.require_accelerator
+          : options.htp.require_accelerator;
+      if (options.provider !== 'cpu' && requireAccelerator) {
         checkFullyAccelerated(options.model, info.providers);
       }
     } catch (err) {
@@ -266,21 +282,21 @@ export class EngineSession {
     const qnnNodes =
       (nodesByProvider.QNNExecutionProvider ?? 0) + (nodesByProvider[HTP_BACKEND] ?? 0);
     const kernels = resolvedInt8Kernels(this.options);
+    const accelerated = p.requested === 'htp' || p.requested === 'gpu';
     const note =
       p.note ||
-      (p.requested === 'htp' && p.assignmentKnown && qnnNodes === 0
+      (accelerated && p.assignmentKnown && qnnNodes === 0
         ? 'the QNN provider took no node: the whole model runs on the CPU'
         : '');
     return {
-      requested: p.requested === 'htp' ? 'htp' : 'cpu',
+      requested: p.requested === 'htp' || p.requested === 'gpu' ? p.requested : 'cpu',
       runtime: this.info.runtime,
       delegates: this.info.delegates,
       assignmentKnown: p.assignmentKnown,
       note,
       nodesByProvider,
       cpuNodes: p.cpuNodes,
-      fullyAccelerated:
-        p.requested === 'htp' && p.assignmentKnown && qnnNodes > 0 && p.cpuNodes.length === 0,
+      fullyAccelerated: accelerated && p.assignmentKnown && qnnNodes > 0 && p.cpuNodes.length === 0,
       cpuInt8Kernels: kernels,
       cpuInt8Saturates: kernels === 'u8s8' && u8s8Saturates(hostCpuFacts()),
       modelSource: this.info.modelSource,

@@ -118,7 +118,7 @@ export interface NativeSession {
  */
 export interface NativeLoadOptions {
   modelPath: string;
-  provider: 'cpu' | 'htp';
+  provider: 'cpu' | 'htp' | 'gpu';
   threads: number;
   /** ONNX Runtime session config entries (key -> value), applied verbatim. */
   sessionConfig: Record<string, string>;
@@ -147,8 +147,8 @@ export interface NativeLoadOptions {
   };
   /** The float output whose channel peaks each run finds on the worker, or null. */
   outputPeaks: { output: string; layout: 'nchw' | 'nhwc' } | null;
-  /** Required for provider 'htp', null for 'cpu'. */
-  htp: {
+  /** The QNN provider's: required for provider 'htp' (its HTP backend) and 'gpu' (its GPU backend), null for 'cpu'. */
+  qnn: {
     providerLibrary: string;
     contextCachePath: string;
     contextEmbed: boolean;

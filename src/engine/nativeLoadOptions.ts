@@ -45,12 +45,12 @@ export function toNativeOptions(o: EngineOptions, plan: InputPlan): NativeLoadOp
     outputPeaks: o.outputPeaks
       ? { output: o.outputPeaks.output, layout: o.outputPeaks.layout === 'NHWC' ? 'nhwc' : 'nchw' }
       : null,
-    htp: null,
+    qnn: null,
   };
   if (o.provider === 'htp') {
     const profile = POWER_PROFILES[o.htp.profile as PowerProfileName];
     const providerLibrary = path.resolve(o.htp.provider_library ?? DEFAULT_QNN_LIBRARY);
-    native.htp = {
+    native.qnn = {
       providerLibrary,
       contextCachePath: o.htp.context_cache ? path.resolve(o.htp.context_cache) : '',
       contextEmbed: o.htp.context_embed,
@@ -68,6 +68,19 @@ export function toNativeOptions(o: EngineOptions, plan: InputPlan): NativeLoadOp
         // that must run entirely on the HTP keeps them, so the one load can be judged as it is.
         ...(o.htp.require_accelerator ? { offload_graph_io_quantization: '0' } : {}),
         ...o.htp.provider_options,
+      },
+    };
+  }
+  if (o.provider === 'gpu') {
+    const providerLibrary = path.resolve(o.htp.provider_library ?? DEFAULT_QNN_LIBRARY);
+    native.qnn = {
+      providerLibrary,
+      contextCachePath: '',
+      contextEmbed: true,
+      providerOptions: {
+        // The GPU backend by its full path, as the HTP's (see above).
+        backend_path: path.join(path.dirname(providerLibrary), 'libQnnGpu.so'),
+        ...o.gpu.provider_options,
       },
     };
   }

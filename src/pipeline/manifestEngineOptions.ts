@@ -50,6 +50,7 @@ export function manifestEngineOptions(
     },
     ...(peaks ? { outputPeaks: peaks } : {}),
     ...(htp ? { htp } : {}),
+    ...(choices.gpu ? { gpu: choices.gpu } : {}),
     ...(choices.cpuInt8Kernels ? { cpuInt8Kernels: choices.cpuInt8Kernels } : {}),
   };
 }

@@ -73,7 +73,7 @@ export class PerceptionPipeline {
   }
 
   /** Where the models run now: the configured provider, or the CPU after reloadModels('cpu'). */
-  get provider(): 'cpu' | 'htp' {
+  get provider(): 'cpu' | 'htp' | 'gpu' {
     return this.current.provider;
   }
 
@@ -103,7 +103,9 @@ export class PerceptionPipeline {
    * their runs are done (disposeWhenIdle). Tracks and per-frame options carry over; on failure
    * the current models stay.
    */
-  async reloadModels(provider: 'cpu' | 'htp' = this.config.provider): Promise<ModelPipeline[]> {
+  async reloadModels(
+    provider: 'cpu' | 'htp' | 'gpu' = this.config.provider,
+  ): Promise<ModelPipeline[]> {
     const next = await loadModels(this.config, provider, this.requiredTask);
     const old = this.models.slice();
     this.current = next;
@@ -237,7 +239,7 @@ function modelsOf(s: LoadedModels): ModelPipeline[] {
 interface LoadedModels {
   readonly model: ModelPipeline;
   readonly detector: ModelPipeline | undefined;
-  readonly provider: 'cpu' | 'htp';
+  readonly provider: 'cpu' | 'htp' | 'gpu';
 }
 
 /**
@@ -246,7 +248,7 @@ interface LoadedModels {
  */
 async function loadModels(
   c: PerceptionConfig,
-  provider: 'cpu' | 'htp',
+  provider: 'cpu' | 'htp' | 'gpu',
   requiredTask: Task | undefined,
 ): Promise<LoadedModels> {
   const choices: RuntimeChoices = {
@@ -262,6 +264,7 @@ async function loadModels(
       require_accelerator: provider === c.provider ? c.require_accelerator : false,
       ...(c.context_cache ? { context_cache: c.context_cache } : {}),
     },
+    gpu: { require_accelerator: provider === c.provider ? c.require_accelerator : false },
   };
   const loaded: ModelPipeline[] = [];
   try {

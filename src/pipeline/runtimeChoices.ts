@@ -7,7 +7,9 @@ import type { EngineOptionsInput } from '../engine/engineOptions';
 export type Precision = 'fp32' | 'int8';
 
 export interface RuntimeChoices {
-  readonly provider: 'cpu' | 'htp';
+  readonly provider: 'cpu' | 'htp' | 'gpu';
+  /** provider gpu: the QNN GPU backend's options. */
+  readonly gpu?: EngineOptionsInput['gpu'];
   readonly precision: Precision;
   /** Intra-op threads; 0 lets ONNX Runtime choose. */
   readonly threads: number;

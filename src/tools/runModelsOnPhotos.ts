@@ -115,9 +115,13 @@ async function main(): Promise<void> {
       `--models: no model named ${missing.join(', ')} in ${packagePath('models')} (${named.join(', ')})`,
     );
   }
-  const manifests = all.filter(
-    (_, i) => args.models.length === 0 || args.models.includes(named[i]!),
+  const chosen = all.filter((_, i) => args.models.length === 0 || args.models.includes(named[i]!));
+  // --precision int8 runs the models that have an INT8 file (an ExecuTorch program has none).
+  const manifests = chosen.filter(
+    (m) => args.precision !== 'int8' || loadModelManifest(m).files.int8 !== undefined,
   );
+  for (const m of chosen.filter((c) => !manifests.includes(c)))
+    process.stdout.write(`skipped ${loadModelManifest(m).name}: no int8 file\n`);
   const pipelines: ModelPipeline[] = [];
   for (const m of manifests)
     pipelines.push(

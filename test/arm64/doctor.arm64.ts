@@ -21,6 +21,10 @@ const DEVICE_ROWS = [
   'libcdsprpc',
   'HTP v68 stub',
   'HTP v68 skel',
+  'GPU device',
+  'OpenCL library',
+  'Adreno OpenCL driver',
+  'QNN GPU backend',
   'offload proof',
 ];
 

@@ -131,7 +131,10 @@ LoadSpec ReadLoadSpec(const Napi::Value& options) {
   const ObjectReader o(options, "options", "ERR_INVALID_OPTIONS");
   LoadSpec s;
   s.model_path = o.String("modelPath");
-  s.provider = o.OneOf("provider", {"cpu", "htp"}) == 0 ? "cpu" : "htp";
+  {
+    static const char* const kProviders[] = {"cpu", "htp", "gpu"};
+    s.provider = kProviders[o.OneOf("provider", {"cpu", "htp", "gpu"})];
+  }
   s.threads = o.Int("threads", 0);
   s.session_config = o.StringMap("sessionConfig");
   s.free_dimensions = o.DimMap("freeDimensions");
@@ -172,10 +175,11 @@ LoadSpec ReadLoadSpec(const Napi::Value& options) {
     p.q_zero = q.Int("zeroPoint", -128, 255);
   }
 
-  if (o.IsNull("htp")) {
-    if (s.provider == "htp") o.Fail(o.Path("htp"), "expected object for provider htp, got null");
+  // The QNN provider's options, for provider htp (its HTP backend) or gpu (its GPU backend).
+  if (o.IsNull("qnn")) {
+    if (s.provider != "cpu") o.Fail(o.Path("qnn"), "expected object for provider " + s.provider + ", got null");
   } else {
-    const ObjectReader h = o.Object("htp");
+    const ObjectReader h = o.Object("qnn");
     s.provider_library = h.String("providerLibrary");
     s.context_cache_path = h.String("contextCachePath");
     s.context_embed = h.Bool("contextEmbed");

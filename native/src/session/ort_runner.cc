@@ -84,9 +84,17 @@ OrtRunner::OrtRunner(const LoadSpec& s) : model_path_(s.model_path), input_name_
   for (const auto& [k, v] : s.session_config) so.AddConfigEntry(k.c_str(), v.c_str());
   for (const auto& [name, value] : s.free_dimensions) so.AddFreeDimensionOverrideByName(name.c_str(), value);
   std::string path = s.model_path;
-  if (s.provider == "htp") {
+  const bool qnn = s.provider == "htp" || s.provider == "gpu";
+  if (qnn) {
     auto devices = PluginEpDevices("QNNExecutionProvider", s.provider_library, "QNNExecutionProvider");
-    std::vector<Ort::ConstEpDevice> one{devices.front()};
+    // The QNN provider offers its NPU and GPU as devices: a GPU session takes the GPU device where
+    // one is offered (a board), else the first; the backend library (backend_path) decides.
+    Ort::ConstEpDevice device = devices.front();
+    if (s.provider == "gpu") {
+      for (const auto& d : devices)
+        if (d.Device().Type() == OrtHardwareDeviceType_GPU) device = d;
+    }
+    std::vector<Ort::ConstEpDevice> one{device};
     std::unordered_map<std::string, std::string> kv(s.provider_options.begin(), s.provider_options.end());
     try {
       so.AppendExecutionProvider_V2(env, one, kv);
@@ -104,16 +112,31 @@ OrtRunner::OrtRunner(const LoadSpec& s) : model_path_(s.model_path), input_name_
       }
     }
   }
+  const size_t errors_before = OrtErrorMark();
   try {
     session_ = std::make_unique<Ort::Session>(env, path.c_str(), so);
   } catch (const Ort::Exception& e) {
     throw MapLoadError(e, s.model_path, s.provider);
   }
-  if (model_source_ == "onnx" && !s.context_cache_path.empty() && s.provider == "htp")
+  const std::string provider_errors = OrtErrorsSince(errors_before);
+  if (model_source_ == "onnx" && !s.context_cache_path.empty() && qnn)
     context_cache_written_ = FileExists(s.context_cache_path);
   model_ = DescribeSession(*session_);
   for (const auto& o : model_.outputs) output_names_.push_back(o.name);
   ReadPlacement();
+  // A QNN backend that cannot initialise only logs, and ONNX Runtime hands every node to the
+  // CPU: for the GPU, asked for by name, that is a refusal in the backend's own words.
+  if (s.provider == "gpu" && placement_.known) {
+    int qnn_nodes = 0;
+    for (const auto& c : placement_.counts)
+      if (c.provider == "QNNExecutionProvider") qnn_nodes += c.nodes;
+    if (qnn_nodes == 0)
+      throw EngineError("ERR_PROVIDER_UNAVAILABLE",
+                        "provider gpu: the QNN GPU backend took no node of " + s.model_path + ": " +
+                            (provider_errors.empty() ? std::string("it logged no reason") : provider_errors) +
+                            " ('htp-perception doctor' lists what the GPU backend needs: /dev/kgsl-3d0, OpenCL, "
+                            "Adreno's OpenCL driver, libQnnGpu.so)");
+  }
   OpenArena();
 }
 

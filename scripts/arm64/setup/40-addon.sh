@@ -3,7 +3,8 @@
 # the same native/CMakeLists.txt and cmake-js as bootstrap step 65, the same Node headers (those
 # of the Node running the build), Debian's aarch64-linux-gnu-g++ (scripts/arm64/toolchain.cmake),
 # linked against onnxruntime-node's arm64 libonnxruntime.so.1 (found at run time through a RUNPATH,
-# as on x86-64). Then checks what the lane relies on: an aarch64 ELF, every translation unit
+# as on x86-64), and with ExecuTorch's aarch64 runtime (35-executorch) the ExecuTorch plug-in
+# beside it. Then checks what the lane relies on: an aarch64 ELF, every translation unit
 # compiled with -ffp-contract=off (GCC fuses multiply-adds by default on arm64, where FMA is
 # baseline, which would break the bit-identity of the preprocessing with x86-64), and that the
 # aarch64 Node loads it under emulation.
@@ -23,7 +24,9 @@ toolchain="$root/scripts/arm64/toolchain.cmake"
 out="build/engine-arm64"
 addon="$root/$out/Release/htp_engine.node"
 stamp="$root/$out/.stamp"
-key="$( (cat native/CMakeLists.txt "$toolchain"; native_sources; aarch64-linux-gnu-g++ --version | head -1
+et_dir="$root/.cache/executorch/aarch64"
+[ -f "$et_dir/lib/libexecutorch.so" ] || die "arm64 addon: ExecuTorch's aarch64 runtime missing: run 'bash scripts/arm64/setup/35-executorch.sh'"
+key="$( (cat native/CMakeLists.txt "$toolchain" "$et_dir/.stamp"; native_sources; aarch64-linux-gnu-g++ --version | head -1
          cat "$nodedir/include/node/node_version.h"; sha256sum "$libdir/libonnxruntime.so.1" "$inc/onnxruntime_c_api.h") \
        | sha256sum | cut -c1-16)"
 if stamp_ok "$stamp" "$key" && [ -f "$addon" ]; then
@@ -36,6 +39,7 @@ npm_config_nodedir="$nodedir" node_modules/.bin/cmake-js build --log-level warn 
   --CDCMAKE_TOOLCHAIN_FILE="$toolchain" --CDCMAKE_EXPORT_COMPILE_COMMANDS=ON \
   --CDORT_INCLUDE_DIR="$inc" --CDORT_LIBRARY="$libdir/libonnxruntime.so.1" \
   --CDORT_RUNPATH="$runpath" --CDNODE_ADDON_API_DIR="$napi_inc" --CDHTP_ENGINE_ASAN=0 \
+  --CDEXECUTORCH_DIR="$et_dir" --CDEXECUTORCH_RUNPATH="\$ORIGIN/../../../.cache/executorch/aarch64/lib" \
   || die "arm64 addon: cmake-js cross build failed (see the compiler output above)"
 aarch64-linux-gnu-readelf -h "$addon" | grep 'Machine:.*AArch64' >/dev/null \
   || die "arm64 addon: $addon is not an aarch64 ELF (was the toolchain file ignored?)"
@@ -49,5 +53,8 @@ node -e '
   || die "arm64 addon: the preprocessing would not be bit-identical to x86-64 (native/CMakeLists.txt sets -ffp-contract=off)"
 version="$(bash scripts/arm64/emulate.sh node -p "require('$addon').ortVersion")" \
   || die "arm64 addon: built, but the aarch64 Node does not load it under emulation"
+et="$(bash scripts/arm64/emulate.sh node -p "JSON.stringify(require('$addon').executorchRuntime())")" \
+  || die "arm64 addon: the aarch64 Node could not ask for the ExecuTorch plug-in"
+[[ "$et" == *'"version"'* ]] || die "arm64 addon: the ExecuTorch plug-in does not load under emulation: $et"
 stamp_write "$stamp" "$key"
-log "arm64 addon: built $out/Release/htp_engine.node (aarch64, ONNX Runtime $version)"
+log "arm64 addon: built $out/Release/htp_engine.node (aarch64, ONNX Runtime $version, ExecuTorch $et)"

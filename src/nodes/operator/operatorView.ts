@@ -120,7 +120,7 @@ export class OperatorView {
     if (this.processorOf?.model !== model) {
       this.processorOf = {
         model,
-        label: processorsLabel(this.pipeline.models.map((m) => m.providerReport.nodesByProvider)),
+        label: processorsLabel(this.pipeline.models.map((m) => m.providerReport)),
       };
     }
     return this.processorOf.label;

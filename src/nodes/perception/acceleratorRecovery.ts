@@ -15,7 +15,7 @@
 import { EngineError } from '../../core/engineError';
 
 export type AcceleratorPolicy = 'retry' | 'cpu' | 'stop';
-export type Provider = 'cpu' | 'htp';
+export type Provider = 'cpu' | 'htp' | 'gpu';
 
 /**
  * ok: runs; broken: waiting to re-create the sessions; reloading: re-creating them; probing:

@@ -147,7 +147,10 @@ export class PerceptionNode {
         transition: this.managed.transitionInProgress,
         configureError: this.configureError,
         model: String(this.values.model),
-        requestedProvider: this.values.provider === 'htp' ? 'htp' : 'cpu',
+        requestedProvider:
+          this.values.provider === 'htp' || this.values.provider === 'gpu'
+            ? this.values.provider
+            : 'cpu',
         input: this.active?.lease?.topic ?? this.inputName(),
         pipeline: this.configured?.pipeline,
         engine: this.configured?.recovery.stats,
@@ -305,7 +308,7 @@ export class PerceptionNode {
       const role = m === pipeline.model ? 'model' : 'person detector';
       this.logChecksum(role, m.manifest, c.precision);
       log.info(
-        `${role} ${m.name} (${c.precision}) on ${c.provider}${r.modelSource === 'context_cache' ? ` from the compiled context binary ${m.session.options.htp.context_cache ?? ''}` : ''}: nodes by provider ${JSON.stringify(r.nodesByProvider)}${r.note ? ` (${r.note})` : ''}`,
+        `${role} ${m.name} (${c.precision}) on ${c.provider}${r.modelSource === 'context_cache' ? ` from the compiled context binary ${m.session.options.htp.context_cache ?? ''}` : ''}${r.runtime === 'executorch' ? ` through ExecuTorch (delegates: ${r.delegates.join(', ') || 'none'})` : ''}: nodes by provider ${JSON.stringify(r.nodesByProvider)}${r.note ? ` (${r.note})` : ''}`,
       );
       if (c.precision === 'int8') {
         const f = m.inputFeed;

@@ -24,7 +24,7 @@ export interface NodeDiagnosticsInput {
   /** Reason of the last failed configure, shown while unconfigured. */
   readonly configureError: string;
   readonly model: string;
-  readonly requestedProvider: 'cpu' | 'htp';
+  readonly requestedProvider: 'cpu' | 'htp' | 'gpu';
   /** Where frames come from: a topic, or `pipeline <name>` for a person source. */
   readonly input: string;
   readonly pipeline: PerceptionPipeline | undefined;
@@ -91,7 +91,12 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     dropped_engine_down: d.engine?.droppedWhileBroken ?? 0,
     on_accelerator_failure: d.onAcceleratorFailure,
     nodes_by_provider: JSON.stringify(placement),
-    // onnx (graph compiled at configure) or context_cache (an ahead-of-time compiled binary).
+    // onnxruntime, or executorch for a program (.pte), per model.
+    runtime: JSON.stringify(
+      Object.fromEntries(models.map((m) => [m.name, m.providerReport.runtime])),
+    ),
+    // onnx (graph compiled at configure), context_cache (an ahead-of-time compiled binary) or
+    // pte (an ExecuTorch program).
     model_source: JSON.stringify(
       Object.fromEntries(models.map((m) => [m.name, m.providerReport.modelSource])),
     ),

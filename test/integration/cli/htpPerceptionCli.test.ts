@@ -169,7 +169,7 @@ describe('htp-perception command line', function () {
       assertOneLineError(
         cli(['model', 'import', repoPath('package.json')]),
         2,
-        /expected an \.onnx or \.tflite file/,
+        /expected an \.onnx, \.tflite or \.pte file/,
       );
       assertOneLineError(
         cli(['model', 'import', path.join(dir, 'absent.onnx')]),
@@ -216,6 +216,7 @@ describe('htp-perception command line', function () {
         device.map((x) => [x.check, x.status]),
         [
           ['HTP device', 'n/a'],
+          ['GPU device', 'n/a'],
           ['video encoder', 'n/a'],
           ['offload (simulator)', 'ok'],
         ],
@@ -224,9 +225,13 @@ describe('htp-perception command line', function () {
         device[0]?.detail ?? '',
         /no HTP device: this is an x86-64 host; QNN's x86-64 HTP simulator is available/,
       );
-      // No V4L2 encoder on this host: software, every node probed, what a board would need.
       assert.match(
         device[1]?.detail ?? '',
+        /^no Adreno GPU: this is an x86-64 host; provider gpu is refused here/,
+      );
+      // No V4L2 encoder on this host: software, every node probed, what a board would need.
+      assert.match(
+        device[2]?.detail ?? '',
         /^software \(OpenH264 [\d.]+\) \(video_encoder auto\); probed .*Hardware encoding needs a V4L2 memory-to-memory H\.264 encoder node taking NV12/,
       );
       assert.match(
@@ -234,7 +239,7 @@ describe('htp-perception command line', function () {
         /^loads; links OpenH264 [\d.]+ \(BSD-2-Clause\)/,
       );
       assert.match(
-        device[2]?.detail ?? '',
+        device[3]?.detail ?? '',
         /^x86-64 HTP simulator, not a device: every node on QNN \(QNNExecutionProvider \d+\)/,
       );
       for (const check of [
@@ -306,7 +311,20 @@ describe('htp-perception command line', function () {
         /no hardware encoder; probed no \S+\/healthy\/dev\/video\* device/,
       );
       assert.equal(healthy.status, 0);
-      assert.equal(report.rows.filter((x) => x.section === 'device').length, 8);
+      // The HTP's eight rows and the GPU's five (provider gpu), all passing on this fixture.
+      assert.equal(report.rows.filter((x) => x.section === 'device').length, 13);
+      assert.deepEqual(
+        report.rows
+          .filter((x) => /^(GPU|OpenCL|Adreno|QNN GPU)/.test(x.check))
+          .map((x) => [x.check, x.status]),
+        [
+          ['GPU device', 'ok'],
+          ['GPU access', 'ok'],
+          ['OpenCL library', 'ok'],
+          ['Adreno OpenCL driver', 'ok'],
+          ['QNN GPU backend', 'ok'],
+        ],
+      );
       assert.match(
         report.rows.find((x) => x.check === 'SoC')?.detail ?? '',
         /^QCS6490 \(\/sys\/devices\/soc0\/machine\): compile target qcs6490/,

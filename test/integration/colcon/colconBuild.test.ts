@@ -110,11 +110,12 @@ describe('colcon build of htp_perception in a throwaway workspace', function () 
     }
     assert.ok(filesUnder(path.join(share, 'launch')).length > 0, 'at least one launch file');
     // Whatever models/ held at build time, folder by folder (no names known here): manifests,
-    // ONNX files and their external data, compiled contexts; not calibration or validation data.
+    // ONNX files and their external data, compiled contexts, ExecuTorch programs; not calibration
+    // or validation data.
     const modelFiles = filesUnder(
       path.join(w.movedSource, 'models'),
       (rel) =>
-        /\.(json|ya?ml|md|onnx|onnx\.data|bin)$/.test(rel) &&
+        /\.(json|ya?ml|md|onnx|onnx\.data|bin|pte)$/.test(rel) &&
         !/\.calibration-|\.validation\.json$|\.draft\.json$/.test(rel),
     );
     assert.ok(

@@ -51,7 +51,7 @@ describe('decoded frames through the native preprocessing: properties (fast-chec
         quantization: null,
       },
       outputPeaks: null,
-      htp: null,
+      qnn: null,
     });
   });
   after(() => session?.dispose());

@@ -38,7 +38,7 @@ function convOptions(): NativeLoadOptions {
       quantization: null,
     },
     outputPeaks: null,
-    htp: null,
+    qnn: null,
   };
 }
 
@@ -115,10 +115,10 @@ describe('native addon boundary', function () {
       [
         'a missing nullable key',
         (o) => {
-          delete o.htp;
+          delete o.qnn;
         },
         'TypeError',
-        /^options\.htp: expected object or null, got undefined$/,
+        /^options\.qnn: expected object or null, got undefined$/,
       ],
       [
         'a missing map',

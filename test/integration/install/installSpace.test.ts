@@ -316,8 +316,45 @@ describe('the install space runs on its own (colcon build, source moved away, on
     assert.ok(ort, `the addon links ONNX Runtime: ${needed.join(', ')}`);
     assert.ok(fs.statSync(path.join(engine, ort)).isFile(), `${ort} beside the addon`);
     // Not programs: `ros2 run` lists every executable file under lib/htp_perception.
-    for (const f of fs.readdirSync(engine))
-      assert.equal(fs.statSync(path.join(engine, f)).mode & 0o111, 0, `${f} is not executable`);
+    for (const f of fs.readdirSync(engine, { recursive: true }).map(String)) {
+      const st = fs.statSync(path.join(engine, f));
+      if (st.isFile()) assert.equal(st.mode & 0o111, 0, `${f} is not executable`);
+    }
+  });
+
+  it('installs the ExecuTorch plug-in beside the addon, its runtime in engine/executorch, and runs a program from there', function () {
+    const engine = path.join(w.lib, 'engine');
+    const plugin = path.join(engine, 'htp_executorch.so');
+    const dyn = spawnSync('readelf', ['-d', plugin], { encoding: 'utf8' });
+    assert.equal(dyn.status, 0, dyn.stderr);
+    assert.match(dyn.stdout, /\(RUNPATH\)\s+Library runpath: \[\$ORIGIN\/executorch\]/);
+    for (const m of dyn.stdout.matchAll(
+      /\(NEEDED\)\s+Shared library: \[(libexecutorch[^\]]*)\]/g,
+    )) {
+      assert.ok(fs.statSync(path.join(engine, 'executorch', m[1]!)).isFile(), `${m[1]} installed`);
+    }
+    // The installed engine, from the installed dist: the plug-in loads and runs the installed program.
+    const script = `
+      const { nativeAddon } = require(${JSON.stringify(path.join(w.share, 'dist', 'src', 'engine', 'nativeAddon.js'))});
+      const { EngineSession } = require(${JSON.stringify(path.join(w.share, 'dist', 'src', 'engine', 'engineSession.js'))});
+      (async () => {
+        const s = await EngineSession.load({ model: process.argv[1], threads: 1 });
+        const f = { data: new Uint8Array(64 * 48 * 3).fill(100), width: 64, height: 48, step: 192, encoding: 'rgb8' };
+        const r = await s.run(f);
+        console.log(JSON.stringify({ runtime: nativeAddon().executorchRuntime(), report: s.providerReport.runtime, dims: r.outputs[0].dims }));
+        s.dispose();
+      })().catch((e) => { console.error(e.code, e.message); process.exit(1); });`;
+    const program = path.join(w.share, 'models', 'yolov8-fall-executorch', 'yolov8s-fall.pte');
+    const r = spawnSync(process.execPath, ['-e', script, program], {
+      encoding: 'utf8',
+      env: w.cleanEnv,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), {
+      runtime: { version: '1.5.1' },
+      report: 'executorch',
+      dims: [1, 6, 8400],
+    });
   });
 
   it('installs the run-time npm packages (rclnodejs as bootstrap built it), no dev ones, no links out', function () {

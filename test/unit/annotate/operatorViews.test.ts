@@ -76,16 +76,27 @@ describe('operator views: semantic colours, instance colours, the status badge',
   it('names the processor from the placement of graph nodes', function () {
     assert.equal(processorLabel({ CPUExecutionProvider: 230 }), 'CPU');
     assert.equal(processorLabel({ QNNExecutionProvider: 230 }), 'HTP');
+    assert.equal(processorLabel({ QNNExecutionProvider: 230 }, 'gpu'), 'GPU');
+    assert.equal(
+      processorLabel({ QNNExecutionProvider: 200, CPUExecutionProvider: 30 }, 'gpu'),
+      'GPU partial 200/230 nodes',
+    );
     assert.equal(
       processorLabel({ QNNExecutionProvider: 200, CPUExecutionProvider: 30 }),
       'HTP partial 200/230 nodes',
     );
     assert.equal(
-      processorsLabel([{ QNNExecutionProvider: 5 }, { CPUExecutionProvider: 5 }]),
+      processorsLabel([
+        { requested: 'htp', nodesByProvider: { QNNExecutionProvider: 5 } },
+        { requested: 'cpu', nodesByProvider: { CPUExecutionProvider: 5 } },
+      ]),
       'HTP + CPU',
     );
     assert.equal(
-      processorsLabel([{ CPUExecutionProvider: 5 }, { CPUExecutionProvider: 9 }]),
+      processorsLabel([
+        { requested: 'cpu', nodesByProvider: { CPUExecutionProvider: 5 } },
+        { requested: 'cpu', nodesByProvider: { CPUExecutionProvider: 9 } },
+      ]),
       'CPU',
     );
   });

@@ -59,7 +59,7 @@ describe('findModelManifests', function () {
     }
   });
 
-  it('lists the thirteen models bootstrap prepares in this repository', function () {
+  it('lists the fourteen models bootstrap prepares in this repository', function () {
     const root = REPO_ROOT;
     const names = findModelManifests(path.join(root, 'models'), { skipExamples: true }).map((p) =>
       path.basename(p),
@@ -75,6 +75,7 @@ describe('findModelManifests', function () {
       'selfie-segmentation.manifest.json',
       'yolo11n-seg.manifest.json',
       'yolo11n.manifest.json',
+      'yolov8s-fall-executorch.manifest.json',
       'yolov8s-fall.manifest.json',
       'yolov8n-pose.manifest.json',
       'yolov8n-seg.manifest.json',

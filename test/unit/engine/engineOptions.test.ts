@@ -28,7 +28,8 @@ describe('engine options', () => {
 
   it('rejects unknown keys and bad values with ERR_INVALID_OPTIONS naming the field', () => {
     const cases: [unknown, RegExp][] = [
-      [{ model: 'm.onnx', provider: 'gpu' }, /provider/],
+      [{ model: 'm.onnx', provider: 'npu' }, /provider/],
+      [{ model: 'm.onnx', gpu: { profile: 'burst' } }, /gpu/],
       [{ model: 'm.onnx', threads: -1 }, /threads/],
       [{ model: 'm.onnx', htp: { profile: 'turbo' } }, /htp\.profile/],
       [{ model: 'm.onnx', preprocess: { std: [1, 0, 1] } }, /preprocess\.std/],
@@ -44,6 +45,21 @@ describe('engine options', () => {
     }
   });
 
+  it('provider gpu: the same QNN provider library, its GPU backend, no HTP option', () => {
+    const n = toNativeOptions(
+      parseEngineOptions({
+        model: 'm.onnx',
+        provider: 'gpu',
+        gpu: { provider_options: { extra: '1' } },
+      }),
+      PLAN,
+    );
+    assert.equal(n.provider, 'gpu');
+    assert.match(n.qnn?.providerLibrary ?? '', /libonnxruntime_providers_qnn\.so$/);
+    assert.deepEqual(Object.keys(n.qnn?.providerOptions ?? {}).sort(), ['backend_path', 'extra']);
+    assert.match(n.qnn?.providerOptions.backend_path ?? '', /\/libQnnGpu\.so$/);
+  });
+
   it('builds QNN provider options for the HTP with the session-level vote at the idle level', () => {
     const n = toNativeOptions(
       parseEngineOptions({
@@ -53,11 +69,11 @@ describe('engine options', () => {
       }),
       PLAN,
     );
-    assert.match(n.htp?.providerOptions.backend_path ?? '', /\/libQnnHtp\.so$/);
-    assert.equal(n.htp?.providerOptions.htp_arch, '68');
-    assert.equal(n.htp?.providerOptions.vtcm_mb, '8');
-    assert.equal(n.htp?.providerOptions.htp_performance_mode, 'low_power_saver');
-    assert.match(n.htp?.providerLibrary ?? '', /libonnxruntime_providers_qnn\.so$/);
+    assert.match(n.qnn?.providerOptions.backend_path ?? '', /\/libQnnHtp\.so$/);
+    assert.equal(n.qnn?.providerOptions.htp_arch, '68');
+    assert.equal(n.qnn?.providerOptions.vtcm_mb, '8');
+    assert.equal(n.qnn?.providerOptions.htp_performance_mode, 'low_power_saver');
+    assert.match(n.qnn?.providerLibrary ?? '', /libonnxruntime_providers_qnn\.so$/);
   });
 
   it('hands the addon every key, the planned input and nothing to default', () => {
@@ -73,7 +89,7 @@ describe('engine options', () => {
     assert.deepEqual(n.freeDimensions, { batch: 1 });
     assert.deepEqual(n.preprocess.quantization, { scale: 0.5, zeroPoint: 3 });
     assert.equal(n.preprocess.padValue, 114);
-    assert.equal(n.htp, null);
+    assert.equal(n.qnn, null);
     const floatPlan: InputPlan = { ...PLAN, type: 'float32', quantization: undefined };
     const f = toNativeOptions(parseEngineOptions({ model: 'm.onnx' }), floatPlan);
     assert.equal(f.preprocess.quantization, null);
@@ -84,7 +100,7 @@ describe('engine options', () => {
       toNativeOptions(
         parseEngineOptions({ model: 'm.onnx', provider: 'htp', htp: { require_accelerator } }),
         PLAN,
-      ).htp?.providerOptions;
+      ).qnn?.providerOptions;
     assert.equal(opts(true)?.offload_graph_io_quantization, '0');
     assert.equal(opts(false)?.offload_graph_io_quantization, undefined);
   });

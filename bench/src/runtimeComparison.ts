@@ -1,0 +1,73 @@
+/**
+ * bench:engine's runtime rows: one model as ONNX (ONNX Runtime's CPU provider) and as an
+ * ExecuTorch program (XNNPACK), both through our addon and the same session facade, the same
+ * frame and thread count, interleaved frame by frame in one process, so the ratio is fair on any
+ * machine. By default the bootstrap's pair: yolov8s-fall's ONNX export and the program Ultralytics
+ * exported from the same checkpoint (bootstrap step 76).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { EngineSession, PACKAGE_ROOT, percentile, type Frame } from '../../src/index';
+
+export interface RuntimeRow {
+  readonly model: string;
+  readonly precision: 'fp32' | 'int8';
+  readonly runtime: 'onnxruntime' | 'executorch';
+  /** Where its work ran, as the session reports it. */
+  readonly placement: string;
+  readonly inference_ms_p50: number;
+  readonly inference_ms_p95: number;
+}
+
+export interface RuntimePair {
+  readonly name: string;
+  readonly onnx: string;
+  readonly program: string;
+}
+
+/** The bootstrap's pair, when step 76 made the program. */
+export function defaultRuntimePair(): RuntimePair | undefined {
+  const program = path.join(PACKAGE_ROOT, 'models', 'yolov8-fall-executorch', 'yolov8s-fall.pte');
+  const onnx = path.join(PACKAGE_ROOT, 'models', 'yolov8-fall', 'yolov8s-fall.onnx');
+  return fs.existsSync(program) && fs.existsSync(onnx)
+    ? { name: 'yolov8s-fall', onnx, program }
+    : undefined;
+}
+
+/** Both runtimes on `frame`, interleaved: `iterations` timed runs each after `warmup`. */
+export async function compareRuntimes(
+  pair: RuntimePair,
+  frame: Frame,
+  threads: number,
+  iterations: number,
+  warmup: number,
+): Promise<RuntimeRow[]> {
+  const sessions = [
+    await EngineSession.load({ model: pair.onnx, threads }),
+    await EngineSession.load({ model: pair.program, threads }),
+  ];
+  const times: number[][] = sessions.map(() => []);
+  try {
+    for (let i = 0; i < warmup + iterations; i++) {
+      for (const [k, s] of sessions.entries()) {
+        const r = await s.run(frame);
+        if (i >= warmup) times[k]!.push(r.timings.inferenceMs);
+      }
+    }
+    return sessions.map((s, k) => {
+      const r = s.providerReport;
+      return {
+        model: pair.name,
+        precision: 'fp32',
+        runtime: r.runtime,
+        placement: Object.entries(r.nodesByProvider)
+          .map(([p, n]) => `${p} ${n}`)
+          .join(', '),
+        inference_ms_p50: percentile(times[k]!, 50),
+        inference_ms_p95: percentile(times[k]!, 95),
+      };
+    });
+  } finally {
+    for (const s of sessions) s.dispose();
+  }
+}
