@@ -15,7 +15,7 @@
  * import command and in the engine's placement report alike, with or without the runtime.
  */
 import * as fs from 'node:fs';
-import { bufferSource, type ByteSource, fileSource } from '../util/byteSource';
+import { bufferSource, type ByteSource, withFileSource } from '../util/byteSource';
 import { Budget, Flatbuffer, type Table } from '../util/flatbufferReader';
 
 export class PteFormatError extends Error {
@@ -208,26 +208,11 @@ export function isPteFile(file: string): boolean {
  * naming the file and what is wrong when it is not an ExecuTorch program.
  */
 export function readPteProgram(file: string): PteProgramInfo {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch (e) {
-    throw new PteFormatError(`${file}: cannot open (${(e as NodeJS.ErrnoException).code ?? ''})`);
-  }
-  try {
-    const size = fs.fstatSync(fd).size;
-    return withSource(file, () =>
-      readProgram(
-        fileSource(
-          fd,
-          size,
-          (at) => new PteFormatError(`the file ends at byte ${at} while being read`),
-        ),
-      ),
-    );
-  } finally {
-    fs.closeSync(fd);
-  }
+  return withFileSource(
+    file,
+    (m) => new PteFormatError(m),
+    (src) => withSource(file, () => readProgram(src)),
+  );
 }
 
 /** The method the engine runs: `forward`. */

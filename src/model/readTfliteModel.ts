@@ -19,9 +19,8 @@
  * Why not the TFLite interpreter or tflite_support: both are Python (the tools venv of a source
  * checkout); this runs in the import command itself, is unit-testable, and explains a bad file.
  */
-import * as fs from 'node:fs';
 import * as zlib from 'node:zlib';
-import { bufferSource, type ByteSource, fileSource } from '../util/byteSource';
+import { bufferSource, type ByteSource, withFileSource } from '../util/byteSource';
 import { Budget, Flatbuffer, type Table } from '../util/flatbufferReader';
 
 export class TfliteFormatError extends Error {
@@ -538,28 +537,11 @@ export function parseTfliteModel(bytes: Uint8Array, source = 'model'): TfliteMod
  * and what is wrong when it is not a TFLite model or its metadata or archive is damaged.
  */
 export function readTfliteModel(file: string): TfliteModelInfo {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch (e) {
-    throw new TfliteFormatError(
-      `${file}: cannot open (${(e as NodeJS.ErrnoException).code ?? ''})`,
-    );
-  }
-  try {
-    const size = fs.fstatSync(fd).size;
-    return withSource(file, () =>
-      readModel(
-        fileSource(
-          fd,
-          size,
-          (at) => new TfliteFormatError(`the file ends at byte ${at} while being read`),
-        ),
-      ),
-    );
-  } finally {
-    fs.closeSync(fd);
-  }
+  return withFileSource(
+    file,
+    (m) => new TfliteFormatError(m),
+    (src) => withSource(file, () => readModel(src)),
+  );
 }
 
 /**

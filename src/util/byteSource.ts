@@ -47,3 +47,27 @@ export function fileSource(
     },
   };
 }
+
+/**
+ * Opens `file` and hands `read` a fileSource over it, closing it after. A file that cannot be
+ * opened, or that ends before a read, throws the format's own error made by `fail` (the message
+ * names the file, or the byte the file ends at).
+ */
+export function withFileSource<T>(
+  file: string,
+  fail: (message: string) => Error,
+  read: (src: ByteSource) => T,
+): T {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch (e) {
+    throw fail(`${file}: cannot open (${(e as NodeJS.ErrnoException).code ?? ''})`);
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    return read(fileSource(fd, size, (at) => fail(`the file ends at byte ${at} while being read`)));
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -15,7 +15,7 @@ import {
   REMOTEPROC_DIR,
   remoteProcs,
 } from '../../engine/htpDevice';
-import { type DoctorRow, fail, ok } from './doctorRow';
+import { canOpenReadWrite, type DoctorRow, fail, ok } from './doctorRow';
 
 export interface DeviceCheckInput {
   /** File-system root the board paths are read under: `/` on a board, a fixture in tests. */
@@ -183,14 +183,10 @@ function fastrpcRows(input: DeviceCheckInput): DoctorRow[] {
     ];
   }
   const rows = [ok('device', 'FastRPC device', `${dev} present`)];
-  const { uid, gids, user } = input.identity;
+  const { user } = input.identity;
   const m = st.mode;
   // Read and write are both needed: FastRPC sessions are opened O_RDWR.
-  const can =
-    uid === 0 ||
-    (st.uid === uid && (m & 0o600) === 0o600) ||
-    (gids.includes(st.gid) && (m & 0o060) === 0o060) ||
-    (m & 0o006) === 0o006;
+  const can = canOpenReadWrite(st, input.identity);
   const group = groupName(input.root, st.gid);
   const detail = `${dev} ${modeText(m)} group ${group}`;
   rows.push(

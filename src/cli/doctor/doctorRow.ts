@@ -22,6 +22,26 @@ export function fail(
   return { section, check, status: 'fail', detail, fix };
 }
 
+/** Who will open a device node: its permission bits are judged for this identity. */
+export interface DeviceUser {
+  readonly uid: number;
+  readonly gids: readonly number[];
+}
+
+/** Whether `who` may open a node of mode and owners `st` read-write (sessions open it O_RDWR). */
+export function canOpenReadWrite(
+  st: { readonly mode: number; readonly uid: number; readonly gid: number },
+  who: DeviceUser,
+): boolean {
+  const m = st.mode;
+  return (
+    who.uid === 0 ||
+    (st.uid === who.uid && (m & 0o600) === 0o600) ||
+    (who.gids.includes(st.gid) && (m & 0o060) === 0o060) ||
+    (m & 0o006) === 0o006
+  );
+}
+
 /** Exit code of a doctor run: 1 when any row failed. */
 export function doctorExitCode(rows: readonly DoctorRow[]): 0 | 1 {
   return rows.some((r) => r.status === 'fail') ? 1 : 0;

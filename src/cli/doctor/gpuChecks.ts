@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { listDir } from '../../engine/htpDevice';
-import { type DoctorRow, fail, ok } from './doctorRow';
+import { canOpenReadWrite, type DoctorRow, fail, ok } from './doctorRow';
 
 /** The Adreno GPU's device node (the Qualcomm KGSL driver). */
 export const KGSL_DEVICE = '/dev/kgsl-3d0';
@@ -66,13 +66,8 @@ function deviceRows(input: GpuCheckInput): DoctorRow[] {
       ),
     ];
   }
-  const { uid, gids, user } = input.identity;
-  const m = st.mode;
-  const can =
-    uid === 0 ||
-    (st.uid === uid && (m & 0o600) === 0o600) ||
-    (gids.includes(st.gid) && (m & 0o060) === 0o060) ||
-    (m & 0o006) === 0o006;
+  const { user } = input.identity;
+  const can = canOpenReadWrite(st, input.identity);
   return [
     ok('device', 'GPU device', `${KGSL_DEVICE} present`),
     can
