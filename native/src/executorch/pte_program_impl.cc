@@ -3,7 +3,10 @@
 // the XNNPACK delegate; scripts/setup/62-executorch.sh), behind pte_program.h. Delegates register
 // themselves when their library loads: linking them here (no-as-needed) is what makes a program
 // that calls XnnpackBackend find it.
+#include <dlfcn.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -102,6 +105,59 @@ TensorDesc DescribeTensor(const std::string& name, const executorch::runtime::Te
 
 constexpr int64_t kMaxPlannedBytes = int64_t{4} << 30;
 
+// ExecuTorch's QNN delegate is a library of its own, registered when it loads: a QNN SDK build of
+// ExecuTorch names it libqnn_executorch_backend.so (what a board's aarch64 needs: no wheel carries
+// it). The x86-64 wheel's libexecutorch_backend_qnn.so is not taken by default: given a program
+// whose QnnBackend blob is not QNN's, it crashed the process (a damaged or mislabelled program,
+// tried 2026-12-02); HTP_EXECUTORCH_QNN_BACKEND names it deliberately.
+const char* const kQnnBackendNames[] = {"libqnn_executorch_backend.so"};
+
+// The folder of ExecuTorch's runtime library, where a QNN backend beside it is looked for first.
+std::string RuntimeLibraryDir() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&executorch::runtime::runtime_init), &info) == 0 || info.dli_fname == nullptr)
+    return "";
+  char* real = realpath(info.dli_fname, nullptr);
+  const std::string self = real != nullptr ? real : info.dli_fname;
+  std::free(real);
+  const size_t slash = self.rfind('/');
+  return slash == std::string::npos ? "" : self.substr(0, slash);
+}
+
+// Loads the QNN backend for a program that delegates to QnnBackend, or says where it was looked
+// for. HTP_EXECUTORCH_QNN_BACKEND, when set, is the only place looked.
+void LoadQnnBackend(const std::string& program) {
+  static std::mutex mutex;
+  static bool loaded = false;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (loaded) return;
+  std::vector<std::string> candidates;
+  if (const char* env = std::getenv("HTP_EXECUTORCH_QNN_BACKEND"); env != nullptr && *env != '\0') {
+    candidates.emplace_back(env);
+  } else {
+    const std::string dir = RuntimeLibraryDir();
+    for (const char* name : kQnnBackendNames) {
+      if (!dir.empty()) candidates.push_back(dir + "/" + name);
+    }
+    for (const char* name : kQnnBackendNames) candidates.emplace_back(name);  // the loader's path
+  }
+  std::string tried;
+  for (const std::string& c : candidates) {
+    if (dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL) != nullptr) {
+      loaded = true;
+      return;
+    }
+    const char* why = dlerror();
+    tried += (tried.empty() ? "" : "; ") + (why != nullptr ? std::string(why) : c);
+  }
+  throw EngineError("ERR_PROVIDER_UNAVAILABLE",
+                    "ExecuTorch program " + program +
+                        " delegates to QnnBackend, but ExecuTorch's QNN backend library is not here (" + tried +
+                        "): a QNN SDK build of ExecuTorch provides libqnn_executorch_backend.so; put it beside "
+                        "ExecuTorch's libraries or on LD_LIBRARY_PATH, or name it in HTP_EXECUTORCH_QNN_BACKEND "
+                        "(docs/robot.md)");
+}
+
 class ModuleProgram : public PteProgram {
  public:
   ModuleProgram(const std::string& path, int threads, bool describe_only) : path_(path) {
@@ -153,6 +209,7 @@ class ModuleProgram : public PteProgram {
       planned += *size;
     }
     if (describe_only) return;
+    if (std::find(backends_.begin(), backends_.end(), "QnnBackend") != backends_.end()) LoadQnnBackend(path);
     if (threads > 0) {
       auto* pool = executorch::extension::threadpool::get_threadpool();
       if (pool != nullptr && pool->get_thread_count() != static_cast<size_t>(threads))

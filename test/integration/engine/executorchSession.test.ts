@@ -215,6 +215,28 @@ describe('EngineSession: ExecuTorch programs (.pte)', function () {
       );
     });
 
+    it('a program delegating to QnnBackend where ExecuTorch’s QNN backend library is absent: named, with where to get it', async () => {
+      // tiny_xnnpack.pte with its two delegate ids rewritten from XnnpackBackend to QnnBackend
+      // (same flatbuffer, strings shortened in place): ExecuTorch would look for that backend.
+      const bytes = Buffer.from(fs.readFileSync(XNNPACK));
+      let at = bytes.indexOf('XnnpackBackend');
+      let patched = 0;
+      while (at >= 0) {
+        bytes.writeUInt32LE(10, at - 4);
+        bytes.write('QnnBackend\0\0\0\0', at, 'latin1');
+        patched++;
+        at = bytes.indexOf('XnnpackBackend', at);
+      }
+      assert.equal(patched, 2);
+      const file = path.join(tempDir('htp-pte-qnn-'), 'qnn.pte');
+      fs.writeFileSync(file, bytes);
+      await rejectsWith(
+        load(file, { provider: 'htp' }),
+        'ERR_PROVIDER_UNAVAILABLE',
+        /qnn\.pte delegates to QnnBackend, but ExecuTorch's QNN backend library is not here \(.*libqnn_executorch_backend\.so: cannot open shared object file.*HTP_EXECUTORCH_QNN_BACKEND/,
+      );
+    });
+
     it('an engine whose ExecuTorch plug-in is missing: ONNX models still run, a program names what is missing', () => {
       // The plug-in is opened once per process: a process of its own, pointed at no plug-in.
       const onnx = repoPath('models', 'yolo11n', 'yolo11n.onnx');
