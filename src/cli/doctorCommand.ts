@@ -10,6 +10,7 @@ import { videoRows } from './doctor/videoChecks';
 import { type DoctorRow, doctorExitCode, formatDoctorTable } from './doctor/doctorRow';
 import {
   addonRow,
+  executorchRow,
   manifestRows,
   offloadRow,
   qnnRow,
@@ -74,6 +75,7 @@ export function doctorRows(o: DoctorOptions): DoctorRow[] {
     ...rosRows(process.env),
     rclnodejsRow(process.env),
     addonRow(),
+    executorchRow(),
     qnnRow(DEFAULT_QNN_LIBRARY),
     ...manifestRows(o.modelsDir),
     ...contextRows(o.modelsDir, target),

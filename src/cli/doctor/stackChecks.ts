@@ -99,6 +99,32 @@ export function addonRow(): DoctorRow {
   }
 }
 
+/**
+ * The ExecuTorch plug-in (optional: without it ONNX models run and a program is refused naming
+ * what is missing, so a warning, not a failure).
+ */
+export function executorchRow(): DoctorRow {
+  let runtime;
+  try {
+    runtime = nativeAddon().executorchRuntime();
+  } catch (e) {
+    return { section: 'stack', check: 'ExecuTorch runtime', status: 'n/a', detail: message(e) };
+  }
+  return 'version' in runtime
+    ? ok(
+        'stack',
+        'ExecuTorch runtime',
+        `plug-in loads; ExecuTorch ${runtime.version} (XNNPACK and CPU kernels; programs delegated to QnnBackend also need libqnn_executorch_backend.so)`,
+      )
+    : {
+        section: 'stack',
+        check: 'ExecuTorch runtime',
+        status: 'warn',
+        detail: `no ExecuTorch programs (.pte): ${runtime.error}`,
+        fix: 'bash scripts/bootstrap.sh 62-executorch 65-addon',
+      };
+}
+
 /** The onnxruntime-qnn wheel records its version and the QNN SDK's beside the libraries. */
 function qnnVersions(dir: string): { pkg?: string; qnn?: string } {
   try {

@@ -247,12 +247,17 @@ describe('htp-perception command line', function () {
         'ROS middleware',
         'rclnodejs',
         'engine addon',
+        'ExecuTorch runtime',
         'QNN provider',
         'manifest yolov8s-fall',
         'video addon',
       ]) {
         assert.equal(report.rows.find((x) => x.check === check)?.status, 'ok', check);
       }
+      assert.match(
+        report.rows.find((x) => x.check === 'ExecuTorch runtime')?.detail ?? '',
+        /^plug-in loads; ExecuTorch 1\.5\.1/,
+      );
     });
 
     it('offload row: a QNN provider that does not load is a failed row with a fix, not a crash', function () {
