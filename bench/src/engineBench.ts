@@ -21,7 +21,7 @@ import {
   type Frame,
 } from '../../src/index';
 import { flagValue, parseBenchArgs } from './benchArgs';
-import { compareRuntimes, defaultRuntimePair, type RuntimeRow } from './runtimeComparison';
+import { compareRuntimes, defaultRuntimePairs, type RuntimeRow } from './runtimeComparison';
 
 /** Printed by --help: this file's header. */
 const USAGE = `npm run bench:engine [-- --model m.onnx --threads 2 --iterations 60 --json out.json]
@@ -32,8 +32,9 @@ onnxruntime-node's JS API (the reference), interleaved; and our fused preprocess
 sharp resize (letterbox, bilinear) + JS normalize into NCHW float32. Without --model a seeded
 640x640 stand-in network is generated with tools/engine/make_bench_model.py.
 Then the runtimes: one model as ONNX (ONNX Runtime CPU) and as an ExecuTorch program (XNNPACK),
-both through the addon, interleaved (default: bootstrap's yolov8s-fall and its program, step 76;
---program/--twin for another pair; skipped when neither exists or with --no-runtimes).`;
+both through the addon, interleaved, FP32 and INT8 (default: bootstrap's yolov8s-fall and its
+programs, step 76; --program/--twin for another FP32 pair; skipped when none exists or with
+--no-runtimes).`;
 
 const SRC_W = 1280;
 const SRC_H = 720;
@@ -133,18 +134,21 @@ async function main(): Promise<void> {
   const twinFlag = flagValue(args.rest, '--twin');
   if ((programFlag === undefined) !== (twinFlag === undefined))
     throw new Error('--program and --twin go together');
-  const pair = args.rest.includes('--no-runtimes')
-    ? undefined
+  const pairs = args.rest.includes('--no-runtimes')
+    ? []
     : programFlag !== undefined && twinFlag !== undefined
-      ? {
-          name: path.basename(twinFlag, '.onnx'),
-          onnx: path.resolve(twinFlag),
-          program: path.resolve(programFlag),
-        }
-      : defaultRuntimePair();
-  const runtimes: RuntimeRow[] = pair
-    ? await compareRuntimes(pair, f, threads, Math.min(iterations, 30), 3)
-    : [];
+      ? [
+          {
+            name: path.basename(twinFlag, '.onnx'),
+            precision: 'fp32' as const,
+            onnx: path.resolve(twinFlag),
+            program: path.resolve(programFlag),
+          },
+        ]
+      : defaultRuntimePairs();
+  const runtimes: RuntimeRow[] = [];
+  for (const pair of pairs)
+    runtimes.push(...(await compareRuntimes(pair, f, threads, Math.min(iterations, 30), 3)));
 
   const result = {
     model: path.basename(modelPath),
@@ -195,8 +199,7 @@ async function main(): Promise<void> {
     `model ${result.model}, ${threads} thread(s), ${iterations} iterations: addon/reference inference = ${ratio.toFixed(3)}, ` +
       `preprocessing ${speedup.toFixed(1)}x faster than sharp`,
   );
-  const [onnxRow, programRow] = runtimes;
-  if (onnxRow && programRow) {
+  if (runtimes.length > 0) {
     console.log(
       formatTable(
         runtimes.map((r) => ({
@@ -208,10 +211,22 @@ async function main(): Promise<void> {
         })),
       ),
     );
-    console.log(
-      `runtimes, ${threads} thread(s), interleaved: ExecuTorch (XNNPACK) / ONNX Runtime (CPU) inference p50 = ${(programRow.inference_ms_p50 / onnxRow.inference_ms_p50).toFixed(3)}; ` +
-        'INT8: no ExecuTorch program exported (the ONNX INT8 model runs on ONNX Runtime only)',
-    );
+    for (const precision of ['fp32', 'int8'] as const) {
+      const onnxRow = runtimes.find(
+        (r) => r.precision === precision && r.runtime === 'onnxruntime',
+      );
+      const programRow = runtimes.find(
+        (r) => r.precision === precision && r.runtime === 'executorch',
+      );
+      if (!programRow && onnxRow)
+        console.log(
+          `runtimes ${precision}: no ExecuTorch program of ${onnxRow.model} at this precision`,
+        );
+      if (onnxRow && programRow)
+        console.log(
+          `runtimes ${precision}, ${threads} thread(s), interleaved: ExecuTorch (XNNPACK) / ONNX Runtime (CPU) inference p50 = ${(programRow.inference_ms_p50 / onnxRow.inference_ms_p50).toFixed(3)}`,
+        );
+    }
   }
   if (args.jsonPath) {
     fs.mkdirSync(path.dirname(path.resolve(args.jsonPath)), { recursive: true });

@@ -21,17 +21,33 @@ export interface RuntimeRow {
 
 export interface RuntimePair {
   readonly name: string;
+  readonly precision: 'fp32' | 'int8';
   readonly onnx: string;
   readonly program: string;
 }
 
-/** The bootstrap's pair, when step 76 made the program. */
-export function defaultRuntimePair(): RuntimePair | undefined {
-  const program = path.join(PACKAGE_ROOT, 'models', 'yolov8-fall-executorch', 'yolov8s-fall.pte');
-  const onnx = path.join(PACKAGE_ROOT, 'models', 'yolov8-fall', 'yolov8s-fall.onnx');
-  return fs.existsSync(program) && fs.existsSync(onnx)
-    ? { name: 'yolov8s-fall', onnx, program }
-    : undefined;
+/**
+ * The bootstrap's pairs where step 76 made the programs: FP32; INT8 once an INT8 program exists
+ * (the INT8 ONNX model is ONNX Runtime's QDQ quantization; no INT8 program is exported yet).
+ */
+export function defaultRuntimePairs(): RuntimePair[] {
+  const et = path.join(PACKAGE_ROOT, 'models', 'yolov8-fall-executorch');
+  const ort = path.join(PACKAGE_ROOT, 'models', 'yolov8-fall');
+  const pairs: RuntimePair[] = [
+    {
+      name: 'yolov8s-fall',
+      precision: 'fp32',
+      onnx: path.join(ort, 'yolov8s-fall.onnx'),
+      program: path.join(et, 'yolov8s-fall.pte'),
+    },
+    {
+      name: 'yolov8s-fall',
+      precision: 'int8',
+      onnx: path.join(ort, 'yolov8s-fall.int8.qdq.onnx'),
+      program: path.join(et, 'yolov8s-fall.int8.pte'),
+    },
+  ];
+  return pairs.filter((p) => fs.existsSync(p.onnx) && fs.existsSync(p.program));
 }
 
 /** Both runtimes on `frame`, interleaved: `iterations` timed runs each after `warmup`. */
@@ -58,7 +74,7 @@ export async function compareRuntimes(
       const r = s.providerReport;
       return {
         model: pair.name,
-        precision: 'fp32',
+        precision: pair.precision,
         runtime: r.runtime,
         placement: Object.entries(r.nodesByProvider)
           .map(([p, n]) => `${p} ${n}`)

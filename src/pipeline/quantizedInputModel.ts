@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { isPteFile } from '../engine/readPteProgram';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { EngineOptionsInput } from '../engine/engineOptions';
@@ -54,6 +55,7 @@ export async function prepareEngineOptions(
   if ((choices.int8Input ?? 'quantized') === 'float') return keep('int8_input is float');
   if (options.htp?.context_cache !== undefined)
     return keep('an HTP context binary fixes the input type');
+  if (isPteFile(options.model)) return keep('an ExecuTorch program quantizes its own input');
   // Async reads and writes: a 30 MB model must not stall the other pipelines of the process; the
   // fold itself is a synchronous walk of ~100 ms at most (HRNet).
   const folded = foldInputQuantize(await fs.promises.readFile(options.model), options.model);

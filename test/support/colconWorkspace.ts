@@ -25,11 +25,14 @@ export const PACKAGE_SOURCES = [
   'models',
 ];
 /** ... and the products of the package's own set-up steps, there after bootstrap: npm ci and the
- * rclnodejs build (node_modules), the engine addon (steps 60 and 65), the video addon (step 66),
- * the models' weights (in models/, above). */
+ * rclnodejs build (node_modules), the engine addon and its ExecuTorch plug-in (steps 60, 62 and
+ * 65; ExecuTorch's runtime libraries where step 62 unpacked them), the video addon (step 66), the
+ * models' weights (in models/, above). */
 export const SETUP_PRODUCTS = [
   'node_modules',
   path.join('build', 'engine', 'Release', 'htp_engine.node'),
+  path.join('build', 'engine', 'Release', 'htp_executorch.so'),
+  path.join('.cache', 'executorch', process.arch === 'arm64' ? 'aarch64' : 'x86_64', 'lib'),
   path.join('build', 'video', 'Release', 'htp_video.node'),
 ];
 
