@@ -6,7 +6,7 @@
  * delegate that cannot initialise fails the load, so the record is what runs.
  */
 import type { NativeSessionInfo } from './nativeAddon';
-import type { PteMethod } from './readPteProgram';
+import { kernelCallCount, type PteMethod } from './readPteProgram';
 
 /** The backend that runs on the Hexagon HTP; every other backend (XNNPACK, ...) is CPU work. */
 export const HTP_BACKEND = 'QnnBackend';
@@ -27,7 +27,7 @@ export function programPlacement(
   runtimeDelegates: readonly string[],
 ): NativeSessionInfo['providers'] {
   const counts = method.delegateCalls.map((d) => ({ provider: d.name, nodes: d.calls }));
-  const kernelCalls = method.kernelCalls.reduce((s, k) => s + k.calls, 0);
+  const kernelCalls = kernelCallCount(method);
   if (kernelCalls > 0) counts.push({ provider: KERNELS_PROVIDER, nodes: kernelCalls });
   const cpuNodes = [
     ...method.delegateCalls

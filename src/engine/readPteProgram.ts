@@ -215,6 +215,11 @@ export function readPteProgram(file: string): PteProgramInfo {
   );
 }
 
+/** The calls of `method` left to ExecuTorch's CPU kernels, all operators together. */
+export function kernelCallCount(method: PteMethod): number {
+  return method.kernelCalls.reduce((s, k) => s + k.calls, 0);
+}
+
 /** The method the engine runs: `forward`. */
 export function forwardMethod(info: PteProgramInfo): PteMethod | undefined {
   return info.methods.find((m) => m.name === 'forward');

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -20,6 +19,7 @@
 #include <executorch/runtime/platform/runtime.h>
 
 #include "session/engine_error.h"
+#include "session/file_paths.h"
 #include "session/pte_program.h"
 
 // The shipped headers leave out the thread pool's class; these are the two members of the
@@ -114,14 +114,7 @@ const char* const kQnnBackendNames[] = {"libqnn_executorch_backend.so"};
 
 // The folder of ExecuTorch's runtime library, where a QNN backend beside it is looked for first.
 std::string RuntimeLibraryDir() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&executorch::runtime::runtime_init), &info) == 0 || info.dli_fname == nullptr)
-    return "";
-  char* real = realpath(info.dli_fname, nullptr);
-  const std::string self = real != nullptr ? real : info.dli_fname;
-  std::free(real);
-  const size_t slash = self.rfind('/');
-  return slash == std::string::npos ? "" : self.substr(0, slash);
+  return LibraryDirectoryOf(reinterpret_cast<const void*>(&executorch::runtime::runtime_init));
 }
 
 // Loads the QNN backend for a program that delegates to QnnBackend, or says where it was looked

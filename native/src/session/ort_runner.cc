@@ -1,22 +1,16 @@
 #include "session/ort_runner.h"
 
-#include <sys/stat.h>
-
 #include <cstdlib>
 #include <map>
 #include <unordered_map>
 
 #include "onnxruntime_session_options_config_keys.h"
 #include "session/engine_error.h"
+#include "session/file_paths.h"
 #include "session/ort_env.h"
 
 namespace htp {
 namespace {
-
-bool FileExists(const std::string& p) {
-  struct stat st {};
-  return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
 
 // Maps an ORT failure during session creation to our stable codes.
 EngineError MapLoadError(const Ort::Exception& e, const std::string& model_path, const std::string& provider) {
@@ -102,7 +96,7 @@ OrtRunner::OrtRunner(const LoadSpec& s) : model_path_(s.model_path), input_name_
       throw EngineError("ERR_PROVIDER_UNAVAILABLE", std::string("QNN provider refused its options: ") + e.what());
     }
     if (!s.context_cache_path.empty()) {
-      if (FileExists(s.context_cache_path)) {
+      if (IsRegularFile(s.context_cache_path)) {
         path = s.context_cache_path;
         model_source_ = "context_cache";
       } else {
@@ -120,7 +114,7 @@ OrtRunner::OrtRunner(const LoadSpec& s) : model_path_(s.model_path), input_name_
   }
   const std::string provider_errors = OrtErrorsSince(errors_before);
   if (model_source_ == "onnx" && !s.context_cache_path.empty() && qnn)
-    context_cache_written_ = FileExists(s.context_cache_path);
+    context_cache_written_ = IsRegularFile(s.context_cache_path);
   model_ = DescribeSession(*session_);
   for (const auto& o : model_.outputs) output_names_.push_back(o.name);
   ReadPlacement();

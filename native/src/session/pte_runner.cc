@@ -4,10 +4,10 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <mutex>
 
 #include "session/engine_error.h"
+#include "session/file_paths.h"
 
 namespace htp {
 namespace {
@@ -21,11 +21,8 @@ struct Plugin {
 // Beside this addon: build/engine/Release/ in a checkout, lib/htp_perception/engine/ installed.
 std::string PluginPath() {
   if (const char* p = std::getenv("HTP_EXECUTORCH_PLUGIN"); p != nullptr && *p != '\0') return p;
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&PluginPath), &info) == 0 || info.dli_fname == nullptr) return "htp_executorch.so";
-  std::string self = info.dli_fname;
-  const size_t slash = self.rfind('/');
-  return (slash == std::string::npos ? std::string(".") : self.substr(0, slash)) + "/htp_executorch.so";
+  const std::string dir = LibraryDirectoryOf(reinterpret_cast<const void*>(&PluginPath));
+  return dir.empty() ? "htp_executorch.so" : dir + "/htp_executorch.so";
 }
 
 // Opened once per process; a failure is remembered (dlopen would fail the same way again).
@@ -96,7 +93,7 @@ std::string ExecuTorchVersion(std::string* why) {
 PteRunner::PteRunner(const LoadSpec& spec) {
   program_ = Open(spec.model_path, spec.threads, false);
   // The runtime names the delegates the method uses, not how much of it each takes: the facade
-  // counts delegate and kernel calls in the program's instructions (src/model/readPteProgram.ts).
+  // counts delegate and kernel calls in the program's instructions (src/engine/readPteProgram.ts).
   placement_.known = false;
   placement_.note = "ExecuTorch records placement in the program's instructions";
 }

@@ -1,6 +1,5 @@
 #include "session/session_core.h"
 
-#include <sys/stat.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -9,6 +8,7 @@
 
 #include "kernels/plane_peaks.h"
 #include "session/engine_error.h"
+#include "session/file_paths.h"
 #include "session/ort_runner.h"
 #include "session/pte_runner.h"
 
@@ -18,11 +18,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double Ms(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
-}
-
-bool FileExists(const std::string& p) {
-  struct stat st {};
-  return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 std::string ShapeString(const std::vector<int64_t>& d) {
@@ -59,7 +54,7 @@ void ScanPeaks(HostTensor& t, bool channels_last, std::vector<double>* peaks) {
 }  // namespace
 
 ModelDesc InspectModel(const std::string& model_path) {
-  if (!FileExists(model_path))
+  if (!IsRegularFile(model_path))
     throw EngineError("ERR_MODEL_NOT_FOUND", "model file " + model_path + " does not exist or is not a file");
   return IsExecuTorchProgram(model_path) ? InspectPteProgram(model_path) : InspectOnnxModel(model_path);
 }
@@ -69,7 +64,7 @@ std::shared_ptr<SessionCore> SessionCore::Load(const LoadSpec& spec) {
 }
 
 SessionCore::SessionCore(const LoadSpec& s) : spec_(s) {
-  if (!FileExists(s.model_path))
+  if (!IsRegularFile(s.model_path))
     throw EngineError("ERR_MODEL_NOT_FOUND", "model file " + s.model_path + " does not exist or is not a file");
   if (IsExecuTorchProgram(s.model_path)) {
     runner_ = std::make_unique<PteRunner>(s);

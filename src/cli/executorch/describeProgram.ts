@@ -7,13 +7,14 @@ import {
   forwardMethod,
   isPteFile,
   PteFormatError,
+  type PteMethod,
   readPteProgram,
 } from '../../engine/readPteProgram';
 import { type OnnxModelInfo, readOnnxModel } from '../../model/readOnnxModel';
 import { UsageError } from '../cliErrors';
 
-/** The program's forward method as the ONNX readers describe a model, for deriveManifest. */
-export function describeProgram(program: string, metadata: Record<string, string>): OnnxModelInfo {
+/** The program's `forward` method, or a UsageError naming what is wrong with the file. */
+export function readForwardMethod(program: string): PteMethod {
   let method;
   try {
     method = forwardMethod(readPteProgram(program));
@@ -22,6 +23,11 @@ export function describeProgram(program: string, metadata: Record<string, string
     throw e;
   }
   if (!method) throw new UsageError(`${program}: the program has no method 'forward'`);
+  return method;
+}
+
+/** A forward method as the ONNX readers describe a model, for deriveManifest. */
+export function describeMethod(method: PteMethod, metadata: Record<string, string>): OnnxModelInfo {
   return {
     irVersion: 0,
     producerName: 'executorch',
@@ -38,5 +44,5 @@ export function describeProgram(program: string, metadata: Record<string, string
 
 /** What a model file says about itself, whichever runtime runs it (metadata: ONNX's own). */
 export function readModelFileInfo(file: string): OnnxModelInfo {
-  return isPteFile(file) ? describeProgram(file, {}) : readOnnxModel(file);
+  return isPteFile(file) ? describeMethod(readForwardMethod(file), {}) : readOnnxModel(file);
 }

@@ -7,9 +7,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { forwardMethod, readPteProgram } from '../../engine/readPteProgram';
+import { kernelCallCount } from '../../engine/readPteProgram';
 import { deriveManifest } from '../../model/deriveManifest';
-import { describeProgram } from './describeProgram';
+import { describeMethod, readForwardMethod } from './describeProgram';
 import { ultralyticsMetadataFromYaml } from '../../model/ultralyticsYamlMetadata';
 import { type CommandResult, UsageError } from '../cliErrors';
 import { withModelSha256 } from '../withModelSha256';
@@ -55,7 +55,8 @@ export function pteImportCommand(o: PteImportOptions): CommandResult {
   const metadata = found.metadata
     ? ultralyticsMetadataFromYaml(fs.readFileSync(found.metadata, 'utf8'), found.metadata)
     : {};
-  const info = describeProgram(found.program, metadata);
+  const method = readForwardMethod(found.program);
+  const info = describeMethod(method, metadata);
   const name = o.name ?? found.defaultName;
   const derived = deriveManifest(found.program, info, { name });
   const dir = path.dirname(found.program);
@@ -65,10 +66,9 @@ export function pteImportCommand(o: PteImportOptions): CommandResult {
     throw new UsageError(`${out} exists: pass --force to overwrite it`);
   }
   fs.writeFileSync(out, `${JSON.stringify(m, null, 2)}\n`);
-  const method = forwardMethod(readPteProgram(found.program))!;
   const placement = [
     ...method.delegateCalls.map((d) => `${d.name} ${d.calls} call(s)`),
-    `ExecuTorch kernels ${method.kernelCalls.reduce((s, k) => s + k.calls, 0)} call(s)`,
+    `ExecuTorch kernels ${kernelCallCount(method)} call(s)`,
   ].join(', ');
   if (o.json) {
     process.stdout.write(
