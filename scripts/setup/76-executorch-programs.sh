@@ -26,7 +26,8 @@ if ! { stamp_ok "$stamp" "$key" && [ -f "$program" ] && [ -f "$out/metadata.yaml
   log "executorch-programs: torch venv ready ($((SECONDS - t0)) s); exporting $pt"
   t1=$SECONDS
   rm -rf "$out"
-  "$py" "$tool" "$pt" "$out" 640 >"$root/.cache/executorch-export.log" 2>&1 ||
+  # The torch venv alone, not the ROS prefix's packages scripts/env.sh puts on PYTHONPATH.
+  env -u PYTHONPATH -u PYTHONHOME "$py" "$tool" "$pt" "$out" 640 >"$root/.cache/executorch-export.log" 2>&1 ||
     { tail -20 "$root/.cache/executorch-export.log" >&2; die "executorch-programs: the export failed (.cache/executorch-export.log)"; }
   stamp_write "$stamp" "$key"
   log "executorch-programs: exported $program ($(du -h "$program" | cut -f1), $((SECONDS - t1)) s)"

