@@ -3,7 +3,7 @@
 # model file extracted into models/<name>/, then INT8 QDQ quantization with
 # `htp-perception model quantize` (calibrated on the real photos of step 15, validated against
 # FP32 on the held-out photos; <name>.int8.validation.json and .int8.quantize.log beside each
-# model) and reference predictions of the original file into .cache/reference/.
+# model; the trained detector in W8A16 too) and reference predictions of the original file into .cache/reference/.
 # YOLOv8n pose/seg, HRNet and DeepLabV3 have no pretrained weights on any registry: they are built
 # here with untrained weights (tools/models/build_*untrained.py; manifests say `weights: untrained`).
 # Needs the tools venv of step 25 (tools/requirements-models.txt) and dist/ of step 68.
@@ -72,13 +72,19 @@ t0=$SECONDS
 # Calibration on all 13 photos (the recipe the INT8 tests were tuned on), validation on the
 # disjoint held-out set. No thresholds: four of the five models are untrained.
 quantize() {
-  local log="${1%.manifest.json}.int8.quantize.log"
-  bash "$root/scripts/with-env.sh" node "$cli" model quantize "$1" --python "$py" \
+  local precision="${2:-int8}"
+  local log="${1%.manifest.json}.$precision.quantize.log"
+  bash "$root/scripts/with-env.sh" node "$cli" model quantize "$1" --python "$py" --precision "$precision" \
     --images "$root/.cache/photos" --holdout "$root/.cache/photos-holdout" >"$log" 2>&1 ||
-    die "models: INT8 quantization for $1 failed, see $log"
+    die "models: $precision quantization for $1 failed, see $log"
 }
 quantize "$out/yolov8s-fall.manifest.json"
 log "models: yolov8s-fall INT8 QDQ ($((SECONDS - t0)) s)"
+# The trained detector in W8A16 too (16-bit activations: what Ultralytics' format=qnn export
+# makes, step 77), so its agreement with FP32 stands beside W8A8's.
+t0=$SECONDS
+quantize "$out/yolov8s-fall.manifest.json" w8a16
+log "models: yolov8s-fall W8A16 QDQ ($((SECONDS - t0)) s)"
 
 for task in pose seg; do
   t0=$SECONDS

@@ -167,6 +167,7 @@ export function parseModelQuantizeArgs(rest: string[]): ModelQuantizeOptions {
       'validate-only': { type: 'boolean' },
       'cpu-int8-kernels': { type: 'string' },
       'allow-model-mismatch': { type: 'boolean' },
+      precision: { type: 'string' },
       ...thresholdOptions,
     },
     MODEL_QUANTIZE_HELP,
@@ -205,12 +206,16 @@ export function parseModelQuantizeArgs(rest: string[]): ModelQuantizeOptions {
   const kernels = stringOption(p.values['cpu-int8-kernels']) ?? 'auto';
   if (kernels !== 'auto' && kernels !== 'u8s8' && kernels !== 'u8u8')
     throw new UsageError(`--cpu-int8-kernels must be auto, u8s8 or u8u8, got '${kernels}'`);
+  const precision = stringOption(p.values.precision) ?? 'int8';
+  if (precision !== 'int8' && precision !== 'w8a16')
+    throw new UsageError(`--precision must be int8 or w8a16, got '${precision}'`);
   const intervalS = numberOption(p, 'interval', { min: 0, max: 3600 }) ?? 0.5;
   const json = stringOption(p.values.json);
   const python = stringOption(p.values.python);
   const captureDir = stringOption(p.values['capture-dir']);
   return {
     model,
+    precision,
     source:
       topic !== undefined
         ? {

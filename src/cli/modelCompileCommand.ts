@@ -15,7 +15,7 @@ import { WORKER_MARK, type WorkerRequest, type WorkerResult } from './modelCompi
 
 const SOC_LIST = HTP_SOCS.map((s) => `${s.name} (htp_arch ${s.htpArch}, soc_model ${s.socModel})`);
 
-export const MODEL_COMPILE_HELP = `usage: htp-perception model compile NAME [--soc qcs6490] [--precision int8|fp32]
+export const MODEL_COMPILE_HELP = `usage: htp-perception model compile NAME [--soc qcs6490] [--precision int8|w8a16|fp32]
                                     [--image FILE] [--vtcm-mb N] [--force] [--json]
 
 Compiles the model ahead of time for one SoC's HTP with the QNN provider (an ONNX Runtime EP
@@ -31,7 +31,8 @@ NAME is a model name under models/ (e.g. yolov8s-fall) or a manifest path; impor
 
 options:
   --soc S          target SoC (default qcs6490); known: ${SOC_LIST.join(', ')}
-  --precision P    int8 (default: the manifest's QDQ file, what the HTP runs) or fp32
+  --precision P    int8 (default: the manifest's W8A8 QDQ file, what the HTP runs), w8a16 (its
+                   files.w8a16) or fp32
   --image FILE     the frame both runs see (default: a generated test pattern)
   --vtcm-mb N      HTP VTCM size in MB baked into the graph (default 0: the device maximum)
   --force          replace an existing context binary
@@ -74,7 +75,9 @@ function resolveManifestPath(name: string): string {
 }
 
 function contextFileName(model: string, precision: Precision, soc: string): string {
-  return precision === 'int8' ? `${model}.${soc}.ctx.onnx` : `${model}.fp32.${soc}.ctx.onnx`;
+  return precision === 'int8'
+    ? `${model}.${soc}.ctx.onnx`
+    : `${model}.${precision}.${soc}.ctx.onnx`;
 }
 
 function printReport(r: CompileReport, recorded: boolean): void {
@@ -136,8 +139,8 @@ export async function modelCompileCommand(
   const soc = findHtpSoc(socName);
   if (!soc) throw new UsageError(`--soc ${socName}: unknown SoC; known: ${SOC_LIST.join(', ')}`);
   const precisionText = str(values.precision) ?? 'int8';
-  if (precisionText !== 'int8' && precisionText !== 'fp32')
-    throw new UsageError(`--precision ${precisionText}: expected int8 or fp32`);
+  if (precisionText !== 'int8' && precisionText !== 'fp32' && precisionText !== 'w8a16')
+    throw new UsageError(`--precision ${precisionText}: expected int8, w8a16 or fp32`);
   const precision: Precision = precisionText;
   const vtcmText = str(values['vtcm-mb']) ?? '0';
   const vtcmMb = Number(vtcmText);
@@ -148,14 +151,14 @@ export async function modelCompileCommand(
     throw new UsageError(`--image ${image}: no such file`);
 
   const manifest = loadModelManifest(resolveManifestPath(name));
-  const source = precision === 'int8' ? manifest.modelPaths.int8 : manifest.modelPaths.fp32;
+  const source = manifest.modelPaths[precision];
   if (source === undefined) {
     throw new UsageError(
-      `${manifest.manifestPath}: no files.int8 to compile (quantize the model first, or pass --precision fp32)`,
+      `${manifest.manifestPath}: no files.${precision} to compile (quantize the model first: 'htp-perception model quantize ${name} --precision ${precision}', or pass --precision fp32)`,
     );
   }
   // Missing model files are the user's to fix (exit 2), found before any QNN work.
-  requireModelFiles(manifest);
+  requireModelFiles(manifest, precision);
   // The binary records this file's hash as its source: a changed file must not become trusted.
   verifyModelChecksum(manifest, precision, values['allow-model-mismatch'] === true);
   const dir = path.dirname(manifest.manifestPath);

@@ -10,6 +10,7 @@ import { type CommandResult, UsageError } from './cliErrors';
 import { findPinnedFile } from './tflite/knownTfliteFiles';
 import { tfliteImportCommand } from './tflite/tfliteImportCommand';
 import { pteImportCommand } from './executorch/pteImportCommand';
+import { isEpContextModel, qnnExportImportCommand } from './qnn/qnnExportImportCommand';
 
 export const MODEL_HELP = `usage: htp-perception model <command> ...
 
@@ -38,6 +39,10 @@ Writes <N>.manifest.json beside FILE.onnx, derived from the file itself:
   - Qualcomm AI Hub exports: recognised by their input 'image' and output names and shapes
     (boxes/scores/class_idx[/mask_coeffs/mask_protos], heatmaps, mask). AI Hub files carry no
     class names: COCO-80 or VOC-21 is assumed and printed for review.
+  - Ultralytics QNN exports (yolo export format=qnn name=68: X_qnn.onnx, an EP context model
+    whose QNN context binary holds the W8A16 network for Hexagon v68): the manifest (default N:
+    X-qnn) describes the FP32 channel-last X.onnx the exporter writes beside it, and records the
+    binary as its w8a16 HTP context: precision w8a16 with provider htp runs it as exported.
 Anything else is refused, naming the inputs and outputs found and the example manifest to start
 from (models/examples/). The manifest is checked against the file before it is written.
 
@@ -178,6 +183,18 @@ export function modelImportCommand(o: ModelImportOptions): CommandResult {
   if (!fs.existsSync(original)) throw new UsageError(`${o.file}: no such file`);
   if (o.name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.name)) {
     throw new UsageError(`--name ${o.name}: use letters, digits, '.', '_' and '-' only`);
+  }
+  if (o.rawHead !== true) {
+    const info = readOnnxModel(original);
+    if (isEpContextModel(info)) {
+      return qnnExportImportCommand({
+        file: original,
+        info,
+        force: o.force,
+        json: o.json,
+        ...(o.name !== undefined ? { name: o.name } : {}),
+      });
+    }
   }
   const cut = o.rawHead === true ? writeRawHeadCut(original, o) : undefined;
   const file = cut?.file ?? original;

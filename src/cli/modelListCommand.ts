@@ -14,7 +14,7 @@ export const MODEL_LIST_HELP = `usage: htp-perception model list [--json]
 Every model a node can name, from each folder of the model search path (HTP_PERCEPTION_MODEL_PATH,
 then the package's models/): its name, task, model family, classes, whether its weights are
 trained, what runs it (onnxruntime, or executorch for a program .pte), the files present (fp32,
-int8, HTP context binaries by SoC), the weights' licence and where they came from.
+int8, w8a16, HTP context binaries by SoC, with their precision when not int8), the weights' licence and where they came from.
 A name found in two folders is listed once, from the folder a node would take it from. The node's
 default model is marked with '*'. Manifests that fail to load are listed with their error.
 
@@ -35,7 +35,10 @@ export interface ModelListEntry {
   readonly weights?: ModelManifest['weights'];
   /** What runs the model: ONNX Runtime, or ExecuTorch for a program (.pte); from the file. */
   readonly runtime?: ModelRuntime;
-  /** Which of the manifest's files exist: fp32, int8 and `htp:<soc>` per context binary. */
+  /**
+   * Which of the manifest's files exist: fp32, int8, w8a16 and `htp:<soc>` per context binary
+   * (`htp:<soc>/<precision>` for one not compiled from int8, `(ultralytics)` for an exported one).
+   */
   readonly files?: readonly string[];
   readonly license?: string;
   /** registry:package==version, or `none` for weights built here. */
@@ -47,9 +50,14 @@ function present(m: ModelManifest): string[] {
   const dir = path.dirname(m.manifestPath);
   const files: string[] = [];
   if (fs.existsSync(m.modelPaths.fp32)) files.push('fp32');
-  if (m.modelPaths.int8 !== undefined && fs.existsSync(m.modelPaths.int8)) files.push('int8');
+  for (const p of ['int8', 'w8a16'] as const) {
+    const file = m.modelPaths[p];
+    if (file !== undefined && fs.existsSync(file)) files.push(p);
+  }
   for (const c of m.files.htpContexts ?? []) {
-    if (fs.existsSync(path.join(dir, c.file))) files.push(`htp:${c.soc}`);
+    // An int8 binary is the usual one; others say their precision (and who made them).
+    const what = `${c.precision === 'int8' ? '' : `/${c.precision}`}${c.exportedBy ? `(${c.exportedBy})` : ''}`;
+    if (fs.existsSync(path.join(dir, c.file))) files.push(`htp:${c.soc}${what}`);
   }
   return files;
 }

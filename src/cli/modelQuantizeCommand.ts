@@ -19,25 +19,32 @@ import {
   splitEveryNth,
 } from '../quantize/calibrationSplit';
 import { checkQuantizerPython, DEFAULT_TOOLS_PYTHON, runQuantizer } from '../quantize/runQuantizer';
-import { validateInt8 } from '../quantize/validateInt8';
+import { type QuantizedCandidate, validateQuantized } from '../quantize/validateQuantized';
+import type { QuantizedPrecision } from '../core/precisions';
+import { htpContextPath } from '../pipeline/selectHtpContext';
 import { verifyModelChecksum } from '../pipeline/verifyModelChecksum';
 import { withModelSha256 } from './withModelSha256';
 import { reportRows } from '../quantize/validationReport';
 import { type CommandResult, UsageError } from './cliErrors';
 import { outputFormat } from '../families/registry';
 
-export const MODEL_QUANTIZE_HELP = `usage: htp-perception model quantize NAME --images DIR [--holdout DIR] [options]
+export const MODEL_QUANTIZE_HELP = `usage: htp-perception model quantize NAME --images DIR [--holdout DIR] [--precision P] [options]
        htp-perception model quantize NAME --topic T --frames N [--holdout DIR] [options]
 
-Writes the manifest's files.int8: INT8 QDQ for the HTP (uint8 activations, int8 per-channel
-weights, the YOLO decode tail kept float), with ONNX Runtime's static quantizer calibrated on
-your images. Then validates it: FP32 and INT8 run through the nodes' own engine and heads on the
-CPU, on images NOT used for calibration, and their agreement is printed and saved as JSON.
+Writes the manifest's files.int8: INT8 QDQ for the HTP (W8A8: uint8 activations, int8
+per-channel weights, the YOLO decode tail kept float), with ONNX Runtime's static quantizer
+calibrated on your images; with --precision w8a16, files.w8a16: the same recipe with 16-bit
+activations (W8A16, what Ultralytics' format=qnn export makes: slower on the HTP, closer to FP32).
+Then validates it: FP32 and the quantized model run through the nodes' own engine and heads on
+the CPU, on images NOT used for calibration, and their agreement is printed and saved as JSON.
 
 NAME is a model name under models/ (yolov8s-fall) or a *.manifest.json path. A manifest without
-files.int8 gets "<fp32 name>.int8.qdq.onnx" added. Ultralytics .onnx files: run 'model import'
-first. A model file that no longer matches the SHA-256 its manifest records (files.sha256) is
-refused; the INT8 file's is recorded when files.int8 is added or the manifest records checksums.
+files.int8 (files.w8a16) gets "<fp32 name>.int8.qdq.onnx" (".w8a16.qdq.onnx") added. Ultralytics
+.onnx files: run 'model import' first. A model file that no longer matches the SHA-256 its
+manifest records (files.sha256) is refused; the written file's is recorded when it is added or
+the manifest records checksums. --validate-only --precision w8a16 on an imported Ultralytics
+format=qnn export validates its context binary, run on the HTP (on x86-64 the QNN simulator:
+seconds per image).
 
 images:
   --images DIR          calibration photos (.jpg/.jpeg/.png)
@@ -65,8 +72,9 @@ validation thresholds (default: none; any miss gives exit 1):
   e.g. for a trained detector: --min-match-rate 0.9 --max-score-drift 0.15
 
 other:
+  --precision P         int8 (default, W8A8) or w8a16 (16-bit activations, 8-bit weights)
   --json PATH           also write the validation JSON to PATH (it is always written beside
-                        the model as <name>.int8.validation.json)
+                        the model as <name>.<precision>.validation.json)
   --python PATH         the Python that runs the quantizer (default .cache/tools-venv/bin/python,
                         installed by 'bash scripts/bootstrap.sh 25-pytools')
   --threads N           CPU threads for validation (default 0: ONNX Runtime decides)
@@ -102,6 +110,8 @@ export type QuantizeSource =
 
 export interface ModelQuantizeOptions {
   readonly model: string;
+  /** Which quantized file to write and validate (default int8). */
+  readonly precision?: QuantizedPrecision;
   readonly source: QuantizeSource;
   readonly holdout?: string;
   /** Validate the existing files.int8 without quantizing. */
@@ -156,52 +166,75 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
     ? 'the --holdout folder'
     : `every ${HOLDOUT_EVERY}th image held out`;
 
+  const precision = o.precision ?? 'int8';
+  const label = precision.toUpperCase();
   const fp32 = manifest.modelPaths.fp32;
-  const int8 = manifest.modelPaths.int8 ?? defaultInt8Path(manifestPath, fp32);
+  const listed = manifest.modelPaths[precision];
+  const int8 = listed ?? defaultQuantizedPath(manifestPath, fp32, precision);
   const allowMismatch = o.allowModelMismatch === true;
-  // The source of the INT8 model: a changed FP32 file is refused before anything is written.
+  // The source of the quantized model: a changed FP32 file is refused before anything is written.
   verifyModelChecksum(manifest, 'fp32', allowMismatch);
   let quantizer = 'not run (--validate-only)';
+  let candidate: QuantizedCandidate = { precision, provider: 'cpu' };
+  let validated = int8;
   if (o.validateOnly) {
-    if (manifest.modelPaths.int8 === undefined || !fs.existsSync(int8)) {
+    const exported = (manifest.files.htpContexts ?? []).find(
+      (c) => c.precision === precision && c.exportedBy === 'ultralytics',
+    );
+    if (listed === undefined && exported) {
+      // Only the HTP runs a context binary: here, the QNN provider's simulator.
+      candidate = { precision, provider: 'htp' };
+      validated = htpContextPath(manifest, exported);
+    } else if (listed === undefined || !fs.existsSync(int8)) {
       throw new UsageError(
-        `--validate-only: ${manifest.name} has no INT8 model (${int8}) to validate`,
+        `--validate-only: ${manifest.name} has no ${label} model (${int8}) to validate`,
       );
     }
-    say(`validating ${int8} on ${split.holdout.length} image(s) (${splitRule})`);
+    say(
+      `validating ${validated}${candidate.provider === 'htp' ? ' on the HTP' : ''} on ${split.holdout.length} image(s) (${splitRule})`,
+    );
   } else {
     say(
-      `quantizing ${path.basename(fp32)} on ${split.calibration.length} calibration image(s); ` +
+      `quantizing ${path.basename(fp32)} to ${label} on ${split.calibration.length} calibration image(s); ` +
         `validating on ${split.holdout.length} (${splitRule})`,
     );
-    quantizer = runQuantizer({ python, manifestPath, photos: split.calibration, output: int8 });
+    quantizer = runQuantizer({
+      python,
+      manifestPath,
+      photos: split.calibration,
+      output: int8,
+      precision,
+    });
     say(quantizer);
-    if (manifest.modelPaths.int8 === undefined) {
-      addInt8ToManifest(manifestPath, path.basename(int8));
-      say(`added files.int8 "${path.basename(int8)}" to ${manifestPath}`);
+    if (listed === undefined) {
+      addQuantizedToManifest(manifestPath, precision, path.basename(int8));
+      say(`added files.${precision} "${path.basename(int8)}" to ${manifestPath}`);
     }
     // Hand-written manifests that already name their INT8 file and record no checksums (those in
     // git) are left as they are: bootstrap re-quantizes them and must not change tracked files.
-    if (manifest.modelPaths.int8 === undefined || manifest.files.sha256 !== undefined) {
-      recordInt8Sha256(manifestPath);
-      say(`recorded files.sha256.int8 in ${manifestPath}`);
+    if (listed === undefined || manifest.files.sha256 !== undefined) {
+      recordSha256(manifestPath, precision);
+      say(`recorded files.sha256.${precision} in ${manifestPath}`);
     }
-    const stale = (manifest.files.htpContexts ?? []).filter((c) => c.precision === 'int8');
+    const stale = (manifest.files.htpContexts ?? []).filter(
+      (c) => c.precision === precision && c.exportedBy === undefined,
+    );
     if (stale.length > 0) {
       // The nodes refuse a context binary whose source hash no longer matches: say so now.
       say(
         `the HTP context binaries of files.htpContexts (${stale.map((c) => c.file).join(', ')}) ` +
-          `were compiled from the previous INT8 model: run 'htp-perception model compile ${o.model}' again`,
+          `were compiled from the previous ${label} model: run 'htp-perception model compile ${o.model} --precision ${precision}' again`,
       );
     }
   }
 
-  const run = await validateInt8(
+  const run = await validateQuantized(
     manifestPath,
     split.holdout,
     o.threads,
     o.cpuInt8Kernels,
     allowMismatch,
+    candidate,
   );
   const failures = thresholdFailures(run.report, o.thresholds);
   const notes = validationNotes(manifest, run.report);
@@ -211,16 +244,25 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
     task: manifest.task,
     weights: manifest.weights,
     meaningful: manifest.weights !== 'untrained',
+    precision,
     fp32,
-    int8,
+    // Named int8 since the first validation files: the validated model, whatever its precision.
+    int8: validated,
     recipe:
-      'ONNX Runtime quantize_static QDQ: uint8 activations, int8 per-channel weights (tools/models/quantize_int8.py)',
+      candidate.provider === 'htp'
+        ? "Ultralytics format=qnn: ONNX Runtime's QNN QDQ flow, uint16 activations, uint8 weights, compiled into a QNN context binary by Ultralytics' exporter"
+        : precision === 'w8a16'
+          ? 'ONNX Runtime quantize_static QDQ: uint16 activations, int8 per-channel weights (tools/models/quantize_int8.py --precision w8a16)'
+          : 'ONNX Runtime quantize_static QDQ: uint8 activations, int8 per-channel weights (tools/models/quantize_int8.py)',
     quantizer,
     calibration: { images: split.calibration, ...(captured ? { capturedFrom: captured } : {}) },
     validation: {
       rule: splitRule,
       images: split.holdout,
-      engine: 'ModelPipeline on the CPU provider',
+      engine:
+        candidate.provider === 'htp'
+          ? 'ModelPipeline: FP32 on the CPU provider, the context binary on the QNN HTP provider (on x86-64 its simulator)'
+          : 'ModelPipeline on the CPU provider',
       cpuInt8Kernels: run.cpuInt8Kernels,
       perImage: run.perImage,
     },
@@ -231,20 +273,23 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
     notes,
   };
   const text = `${JSON.stringify(result, null, 2)}\n`;
-  const beside = path.join(path.dirname(int8), `${manifest.name}.int8.validation.json`);
+  const beside = path.join(
+    path.dirname(manifestPath),
+    `${manifest.name}.${precision}.validation.json`,
+  );
   fs.writeFileSync(beside, text);
   if (o.json !== undefined) fs.writeFileSync(path.resolve(o.json), text);
 
   const lines = [
     '',
-    `INT8 vs FP32, ${manifest.name} (${manifest.task}), ${split.holdout.length} validation image(s), CPU INT8 kernels ${run.cpuInt8Kernels}:`,
-    formatTable(reportRows(run.report, o.thresholds).map((r) => ({ ...r }))),
+    `${label} vs FP32, ${manifest.name} (${manifest.task}), ${split.holdout.length} validation image(s), ${candidate.provider === 'htp' ? `${label} on the HTP` : precision === 'int8' ? `CPU INT8 kernels ${run.cpuInt8Kernels}` : `${label} on the CPU`}:`,
+    formatTable(reportRows(run.report, o.thresholds, precision).map((r) => ({ ...r }))),
     ...notes.map((n) => `note: ${n}`),
     ...(o.validateOnly ? [] : [`wrote ${int8}`]),
     `wrote ${beside}${o.json !== undefined ? ` and ${path.resolve(o.json)}` : ''}`,
     failures.length === 0
-      ? 'INT8 is within every threshold given'
-      : `INT8 is NOT good enough: ${failures.join('; ')}`,
+      ? `${label} is within every threshold given`
+      : `${label} is NOT good enough: ${failures.join('; ')}`,
   ];
   say(lines.join('\n'));
   return failures.length === 0 ? 0 : 1;
@@ -276,29 +321,37 @@ function photosIn(dir: string, flag: string): string[] {
 }
 
 /** Beside the manifest, because files.* names are relative to it. */
-function defaultInt8Path(manifestPath: string, fp32: string): string {
+function defaultQuantizedPath(
+  manifestPath: string,
+  fp32: string,
+  precision: QuantizedPrecision,
+): string {
   return path.join(
     path.dirname(manifestPath),
-    `${path.basename(fp32).replace(/\.onnx$/i, '')}.int8.qdq.onnx`,
+    `${path.basename(fp32).replace(/\.onnx$/i, '')}.${precision}.qdq.onnx`,
   );
 }
 
-/** Adds files.int8 to the manifest file, keeping every other field as written. */
-function addInt8ToManifest(manifestPath: string, int8File: string): void {
+/** Adds files.<precision> to the manifest file, keeping every other field as written. */
+function addQuantizedToManifest(
+  manifestPath: string,
+  precision: QuantizedPrecision,
+  file: string,
+): void {
   const data = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as {
     files: Record<string, string>;
   };
-  data.files = { ...data.files, int8: int8File };
+  data.files = { ...data.files, [precision]: file };
   fs.writeFileSync(manifestPath, `${JSON.stringify(data, null, 2)}\n`);
 }
 
-/** Sets files.sha256.int8 to the INT8 file's hash; written beside and renamed, like compile's. */
-function recordInt8Sha256(manifestPath: string): void {
+/** Sets files.sha256.<precision> to that file's hash; written beside and renamed, like compile's. */
+function recordSha256(manifestPath: string, precision: QuantizedPrecision): void {
   const data: unknown = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
   const next = withModelSha256(
     parseModelManifest(data, manifestPath),
     path.dirname(manifestPath),
-    'int8',
+    precision,
   );
   const raw = data as { files: Record<string, unknown> };
   // Only files.sha256 changes: every other field stays as the file wrote it.

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { ModelManifestData } from '../config/modelManifest';
 import { sha256File } from '../util/sha256File';
+import type { Precision } from '../core/precisions';
 
 /**
  * `m` with files.sha256[precision] set to the SHA-256 of that model file as it is now (the
@@ -10,7 +11,7 @@ import { sha256File } from '../util/sha256File';
 export function withModelSha256(
   m: ModelManifestData,
   manifestDir: string,
-  precision: 'fp32' | 'int8',
+  precision: Precision,
 ): ModelManifestData {
   const file = m.files[precision];
   if (file === undefined) return m;

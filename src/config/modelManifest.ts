@@ -18,6 +18,7 @@ import {
   outputFormat,
 } from '../families/registry';
 import { findHtpSoc, HTP_SOC_NAMES } from './htpSocs';
+import { type Precision, PRECISIONS } from '../core/precisions';
 
 /**
  * The manifest that sits beside every model file (`<name>.manifest.json`): everything the engine
@@ -82,12 +83,19 @@ const htpContext = z.strictObject({
   /** Relative to the manifest's folder, like the model files. */
   file: z.string().min(1),
   soc: z.enum(HTP_SOC_NAMES),
-  /** Which model file (files.fp32 or files.int8) it was compiled from. */
-  precision: z.enum(['fp32', 'int8']),
+  /** Which model file (files.fp32, files.int8 or files.w8a16) it was compiled from. */
+  precision: z.enum(PRECISIONS),
   htpArch: z.number().int().positive(),
   socModel: z.number().int().nonnegative(),
   /** Of the source model file when compiled: a re-quantized model makes the binary stale. */
   sourceSha256: sha256Hex,
+  /**
+   * `ultralytics`: the binary of an Ultralytics format=qnn export (`model import X_qnn.onnx`),
+   * quantized by Ultralytics' exporter itself from files.fp32 (the channel-last ONNX it wrote
+   * beside it), so its source is files.fp32 whatever its precision; it cannot be compiled again
+   * here, only exported again. Absent: compiled by `htp-perception model compile`.
+   */
+  exportedBy: z.literal('ultralytics').optional(),
 });
 export type HtpContextEntry = z.infer<typeof htpContext>;
 
@@ -95,12 +103,20 @@ const files = z.strictObject({
   /** Paths relative to the manifest's folder. */
   fp32: z.string().min(1),
   int8: z.string().min(1).optional(),
+  /** QDQ with 16-bit activations and 8-bit weights (`model quantize --precision w8a16`). */
+  w8a16: z.string().min(1).optional(),
   /**
    * SHA-256 of each model file as written by the tool that wrote it (`model import`, `model
    * quantize`): a file that no longer matches is refused at load unless the user allows it
    * (allow_model_mismatch, --allow-model-mismatch). A file without one loads unverified.
    */
-  sha256: z.strictObject({ fp32: sha256Hex.optional(), int8: sha256Hex.optional() }).optional(),
+  sha256: z
+    .strictObject({
+      fp32: sha256Hex.optional(),
+      int8: sha256Hex.optional(),
+      w8a16: sha256Hex.optional(),
+    })
+    .optional(),
   htpContexts: z.array(htpContext).optional(),
 });
 
@@ -138,8 +154,12 @@ function checkHtpContexts(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
         `${c.soc} is htp_arch ${soc.htpArch} / soc_model ${soc.socModel}, got ${c.htpArch} / ${c.socModel}`,
       );
     }
-    if (c.precision === 'int8' && m.files.int8 === undefined)
-      issue(ctx, [...at, 'precision'], 'int8 context binary but the manifest has no files.int8');
+    if (c.precision !== 'fp32' && c.exportedBy === undefined && m.files[c.precision] === undefined)
+      issue(
+        ctx,
+        [...at, 'precision'],
+        `${c.precision} context binary but the manifest has no files.${c.precision}`,
+      );
     const key = `${c.soc}/${c.precision}`;
     if (seen.has(key)) issue(ctx, at, `a second ${c.precision} context binary for ${c.soc}`);
     seen.add(key);
@@ -149,8 +169,10 @@ function checkHtpContexts(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
 /** Rules that tie task, family and output format together, so heads can trust the manifest. */
 function checkConsistency(m: z.infer<typeof manifestObject>, ctx: Ctx): void {
   checkHtpContexts(m, ctx);
-  if (m.files.sha256?.int8 !== undefined && m.files.int8 === undefined)
-    issue(ctx, ['files', 'sha256', 'int8'], 'a checksum for files.int8, which the manifest lacks');
+  for (const p of ['int8', 'w8a16'] as const) {
+    if (m.files.sha256?.[p] !== undefined && m.files[p] === undefined)
+      issue(ctx, ['files', 'sha256', p], `a checksum for files.${p}, which the manifest lacks`);
+  }
   const fmt = m.outputs.format;
   const family = modelFamily(m.family);
   const allowed = family.formats.map((f) => f.format);
@@ -193,7 +215,7 @@ export type ModelManifestData = z.infer<typeof manifestObject>;
 /** A validated manifest plus the absolute paths of its model files. */
 export type ModelManifest = z.infer<typeof manifestObject> & {
   readonly manifestPath: string;
-  readonly modelPaths: { readonly fp32: string; readonly int8?: string };
+  readonly modelPaths: { readonly fp32: string; readonly int8?: string; readonly w8a16?: string };
 };
 
 /** Validates already-parsed manifest data; `source` names it in errors. */
@@ -223,16 +245,22 @@ export function loadModelManifest(file: string): ModelManifest {
   }
   const m = parseModelManifest(data, file);
   const dir = path.dirname(path.resolve(file));
-  const modelPaths =
-    m.files.int8 === undefined
-      ? { fp32: path.resolve(dir, m.files.fp32) }
-      : { fp32: path.resolve(dir, m.files.fp32), int8: path.resolve(dir, m.files.int8) };
+  const modelPaths = {
+    fp32: path.resolve(dir, m.files.fp32),
+    ...(m.files.int8 !== undefined ? { int8: path.resolve(dir, m.files.int8) } : {}),
+    ...(m.files.w8a16 !== undefined ? { w8a16: path.resolve(dir, m.files.w8a16) } : {}),
+  };
   return { ...m, manifestPath: path.resolve(file), modelPaths };
 }
 
-/** Throws ConfigError naming the manifest and the missing file when a model was not prepared. */
-export function requireModelFiles(m: ModelManifest): void {
+/**
+ * Throws ConfigError naming the manifest and the missing file when a model was not prepared: every
+ * file it lists, or with `precision` the files a run of it reads (files.fp32 and that one), so a
+ * model quantized to one precision runs while another is still being made.
+ */
+export function requireModelFiles(m: ModelManifest, precision?: Precision): void {
   for (const [key, p] of Object.entries(m.modelPaths)) {
+    if (precision !== undefined && key !== 'fp32' && key !== precision) continue;
     if (p !== undefined && !fs.existsSync(p)) {
       throw new ConfigError(
         `${m.manifestPath}: files.${key}: ${p} does not exist (run scripts/bootstrap.sh or drop the model there)`,

@@ -3,6 +3,7 @@ import { MAX_IMAGE_DIMENSION } from '../core/imageEncoding';
 import { describeZodError } from '../core/configError';
 import { lookUpModelReference } from './modelSearchPath';
 import { POWER_PROFILE_NAMES } from '../core/powerProfiles';
+import { PRECISIONS } from '../core/precisions';
 import type { TrackerOptions } from '../tracking/trackerOptions';
 import { parameterSpec as spec } from '../core/parameterSpec';
 import type { ParameterSpec } from '../core/parameterSpec';
@@ -32,13 +33,13 @@ export const PERCEPTION_PARAMETERS = {
     z.enum(['cpu', 'htp', 'gpu']),
     'cpu',
     'session',
-    'cpu, htp (Hexagon NPU through the QNN provider; needs an INT8 QDQ model) or gpu (the Adreno GPU through the QNN provider; FP32 models, computed in FP16)',
+    'cpu, htp (Hexagon NPU through the QNN provider; needs a QDQ model: precision int8 or w8a16) or gpu (the Adreno GPU through the QNN provider; FP32 models, computed in FP16)',
   ),
   precision: spec(
-    z.enum(['fp32', 'int8']),
+    z.enum(PRECISIONS),
     'fp32',
     'session',
-    "fp32 or int8 (the manifest's QDQ file)",
+    "fp32, int8 (the manifest's W8A8 QDQ file) or w8a16 (16-bit activations, 8-bit weights: the manifest's W8A16 QDQ file, or the binary of an Ultralytics format=qnn export, HTP only)",
   ),
   int8_input: spec(
     z.enum(['quantized', 'float']),
@@ -286,12 +287,11 @@ const schema = tableSchema(PERCEPTION_PARAMETERS).superRefine((c, ctx) => {
       message: 'set either person_detector or person_source, not both',
     });
   }
-  if (c.provider === 'gpu' && c.precision === 'int8') {
+  if (c.provider === 'gpu' && c.precision !== 'fp32') {
     ctx.addIssue({
       code: 'custom',
       path: ['precision'],
-      message:
-        'the QNN GPU backend has no INT8 QDQ path: use precision fp32 with provider gpu (it computes in FP16)',
+      message: `the QNN GPU backend has no quantized (QDQ) path for ${c.precision}: use precision fp32 with provider gpu (it computes in FP16)`,
     });
   }
   if (c.require_accelerator && c.on_accelerator_failure === 'cpu') {

@@ -53,6 +53,11 @@ export interface OnnxModelInfo {
   /** metadata_props; a key repeated later in the file wins, as protobuf merging does. */
   readonly metadata: Readonly<Record<string, string>>;
   readonly nodeCount: number;
+  /**
+   * Nodes per operator ("com.microsoft:EPContext" for a domain other than ONNX's): what kind of
+   * graph this is (an EP context model holds compiled partitions as EPContext nodes).
+   */
+  readonly opTypes: Readonly<Record<string, number>>;
   readonly initializerCount: number;
   /** Files named by initializers stored outside the model (relative to the model's folder). */
   readonly externalDataFiles: readonly string[];
@@ -237,6 +242,20 @@ interface GraphParts {
   initializers: Set<string>;
   external: Set<string>;
   nodeCount: number;
+  opTypes: Record<string, number>;
+}
+
+/** NodeProto op_type (4), prefixed with its domain (7) unless that is ONNX's own. */
+function readOpType(c: Cursor): string {
+  let op = '';
+  let domain = '';
+  while (!c.done) {
+    const f = c.field();
+    if (f.wire !== 2) continue;
+    if (f.no === 4) op = c.text(f);
+    else if (f.no === 7) domain = c.text(f);
+  }
+  return domain === '' || domain === 'ai.onnx' ? op : `${domain}:${op}`;
 }
 
 function readGraph(c: Cursor): GraphParts {
@@ -246,15 +265,20 @@ function readGraph(c: Cursor): GraphParts {
     initializers: new Set(),
     external: new Set(),
     nodeCount: 0,
+    opTypes: {},
   };
   while (!c.done) {
     const f = c.field();
     if (f.wire !== 2) continue;
     switch (f.no) {
-      case 1:
-        // Nodes are counted, not read: Constant nodes may carry whole tensors.
+      case 1: {
+        // Nodes are counted and typed, their attributes skipped: Constant nodes (and EPContext
+        // ones) may carry whole tensors or binaries.
         g.nodeCount++;
+        const op = readOpType(c.sub(f));
+        g.opTypes[op] = (g.opTypes[op] ?? 0) + 1;
         break;
+      }
       case 5: {
         const init = readInitializer(c.sub(f));
         g.initializers.add(init.name);
@@ -349,6 +373,7 @@ function readModel(src: ByteSource, source: string): OnnxModelInfo {
     outputs: g.outputs,
     metadata,
     nodeCount: g.nodeCount,
+    opTypes: g.opTypes,
     initializerCount: g.initializers.size,
     externalDataFiles: [...g.external].sort(),
   };

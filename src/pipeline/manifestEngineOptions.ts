@@ -6,11 +6,24 @@ import { selectHtpContext } from './selectHtpContext';
 
 import type { Precision, RuntimeChoices } from './runtimeChoices';
 
-/** The model file a manifest names for the chosen precision, or a ConfigError naming the gap. */
-export function modelFileFor(m: ModelManifest, precision: Precision): string {
-  const file = precision === 'int8' ? m.modelPaths.int8 : m.modelPaths.fp32;
-  if (!file) throw new ConfigError(`${m.name}: the manifest lists no ${precision} model file`);
-  return file;
+/**
+ * The model file a manifest names for the chosen precision, or a ConfigError naming the gap. A
+ * precision that only an Ultralytics QNN export provides names that export's source (files.fp32,
+ * the same inputs and outputs): with provider htp the binary is what loads (selectHtpContext).
+ */
+export function modelFileFor(m: ModelManifest, precision: Precision, provider = 'cpu'): string {
+  const file = m.modelPaths[precision];
+  if (file) return file;
+  const exported = (m.files.htpContexts ?? []).find(
+    (c) => c.precision === precision && c.exportedBy === 'ultralytics',
+  );
+  if (exported && provider === 'htp') return m.modelPaths.fp32;
+  if (exported) {
+    throw new ConfigError(
+      `${m.name}: its ${precision} model is the QNN context binary of an Ultralytics format=qnn export (${exported.file}), which only the HTP runs: use provider htp, or precision fp32 on ${provider}`,
+    );
+  }
+  throw new ConfigError(`${m.name}: the manifest lists no ${precision} model file`);
 }
 
 /**
@@ -30,7 +43,7 @@ export function manifestEngineOptions(
   const peaks = outputFormat(m.outputs).outputPeaks?.(m.outputs);
   const htp = context ? { ...choices.htp, context_cache: context.path } : choices.htp;
   return {
-    model: modelFileFor(m, choices.precision),
+    model: modelFileFor(m, choices.precision, choices.provider),
     provider: choices.provider,
     threads: choices.threads,
     inputName: m.input.name,

@@ -66,7 +66,7 @@ export class ModelPipeline {
     keypointSet: KeypointSet = 'coco17',
   ): Promise<ModelPipeline> {
     const manifest = resolveModelManifest(manifestPath);
-    requireModelFiles(manifest);
+    requireModelFiles(manifest, choices.precision);
     verifyModelChecksum(manifest, choices.precision, choices.allowModelMismatch === true);
     const context = selectHtpContext(manifest, choices);
     if (context) checkHtpContext(manifest, context);

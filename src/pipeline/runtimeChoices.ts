@@ -4,7 +4,9 @@
  */
 import type { EngineOptionsInput } from '../engine/engineOptions';
 
-export type Precision = 'fp32' | 'int8';
+import type { Precision } from '../core/precisions';
+
+export type { Precision, QuantizedPrecision } from '../core/precisions';
 
 export interface RuntimeChoices {
   readonly provider: 'cpu' | 'htp' | 'gpu';

@@ -4,7 +4,7 @@ import { ConfigError } from '../core/configError';
 import type { HtpContextEntry, ModelManifest } from '../config/modelManifest';
 import { HtpOptionsSchema } from '../engine/engineOptions';
 import { sha256File } from '../util/sha256File';
-import type { RuntimeChoices } from './runtimeChoices';
+import type { Precision, RuntimeChoices } from './runtimeChoices';
 
 export interface SelectedHtpContext {
   readonly entry: HtpContextEntry;
@@ -41,6 +41,21 @@ export function htpContextPath(m: ModelManifest, entry: HtpContextEntry): string
   return path.resolve(path.dirname(m.manifestPath), entry.file);
 }
 
+/**
+ * Which model file a binary was made from: its own precision's, except for an Ultralytics export,
+ * which its exporter quantized from the FP32 model it wrote beside it.
+ */
+export function contextSourcePrecision(entry: HtpContextEntry): Precision {
+  return entry.exportedBy === 'ultralytics' ? 'fp32' : entry.precision;
+}
+
+/** How to make a binary again: our compile, or Ultralytics' export and our import. */
+export function htpContextRedo(model: string, entry: HtpContextEntry): string {
+  return entry.exportedBy === 'ultralytics'
+    ? `export it again with 'yolo export format=qnn name=${entry.htpArch}' and run 'htp-perception model import' on the new _qnn.onnx`
+    : `run '${htpCompileCommand(model, entry, true)}'`;
+}
+
 /** The command that compiles `model` (a name under models/ or a manifest path) for one SoC. */
 export function htpCompileCommand(
   model: string,
@@ -61,7 +76,7 @@ export function htpContextState(
   m: ModelManifest,
   entry: HtpContextEntry,
 ): { readonly state: 'usable' | 'missing' | 'source-missing' | 'stale'; readonly source?: string } {
-  const source = entry.precision === 'int8' ? m.modelPaths.int8 : m.modelPaths.fp32;
+  const source = m.modelPaths[contextSourcePrecision(entry)];
   if (!fs.existsSync(htpContextPath(m, entry))) return { state: 'missing' };
   if (source === undefined) return { state: 'stale' };
   if (!fs.existsSync(source)) return { state: 'source-missing', source };
@@ -75,7 +90,7 @@ export function htpContextState(
  */
 export function checkHtpContext(m: ModelManifest, selected: SelectedHtpContext): void {
   const { entry } = selected;
-  const redo = `run '${htpCompileCommand(m.name, entry, true)}'`;
+  const redo = htpContextRedo(m.name, entry);
   const { state, source } = htpContextState(m, entry);
   if (state === 'missing') {
     throw new ConfigError(
@@ -84,12 +99,12 @@ export function checkHtpContext(m: ModelManifest, selected: SelectedHtpContext):
   }
   if (state === 'source-missing') {
     throw new ConfigError(
-      `${m.manifestPath}: files.${entry.precision}: ${source ?? ''} does not exist (run scripts/bootstrap.sh or drop the model there)`,
+      `${m.manifestPath}: files.${contextSourcePrecision(entry)}: ${source ?? ''} does not exist (run scripts/bootstrap.sh or drop the model there)`,
     );
   }
   if (state === 'stale') {
     throw new ConfigError(
-      `${m.manifestPath}: files.htpContexts: ${entry.file} was compiled from another version of files.${entry.precision} (${redo})`,
+      `${m.manifestPath}: files.htpContexts: ${entry.file} was compiled from another version of files.${contextSourcePrecision(entry)} (${redo})`,
     );
   }
 }

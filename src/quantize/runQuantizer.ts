@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { packagePath } from '../packageRoot';
+import type { QuantizedPrecision } from '../core/precisions';
 
 /** The tools venv of bootstrap step 25, which has onnx, onnxruntime and OpenCV. */
 export const DEFAULT_TOOLS_PYTHON = packagePath('.cache', 'tools-venv', 'bin', 'python');
@@ -52,8 +53,10 @@ export interface QuantizeRequest {
   readonly python: string;
   readonly manifestPath: string;
   readonly photos: readonly string[];
-  /** Final INT8 model path (files.int8 of the manifest). */
+  /** Final model path (files.int8 or files.w8a16 of the manifest). */
   readonly output: string;
+  /** W8A8 (uint8 activations) or W8A16 (uint16 activations); 8-bit weights both. */
+  readonly precision: QuantizedPrecision;
 }
 
 /**
@@ -73,7 +76,15 @@ export function runQuantizer(req: QuantizeRequest): string {
   try {
     const r = spawnSync(
       req.python,
-      [QUANTIZE_SCRIPT, req.manifestPath, ...req.photos, '--output', tmp],
+      [
+        QUANTIZE_SCRIPT,
+        req.manifestPath,
+        ...req.photos,
+        '--output',
+        tmp,
+        '--precision',
+        req.precision,
+      ],
       { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
     );
     if (r.status !== 0 || !fs.existsSync(tmp)) {

@@ -1,6 +1,7 @@
 import type { AgreementReport } from './int8Agreement';
 import type { AgreementThresholds, ThresholdName } from './agreementThresholds';
 import { THRESHOLD_FLAGS } from './agreementThresholds';
+import type { QuantizedPrecision } from '../core/precisions';
 
 export interface ReportRow {
   readonly metric: string;
@@ -12,7 +13,11 @@ const fixed = (v: number | null | undefined, digits = 3): string =>
   v === null || v === undefined ? 'n/a' : v.toFixed(digits);
 
 /** The agreement as table rows, each with the threshold that applies to it (if set). */
-export function reportRows(r: AgreementReport, t: AgreementThresholds): ReportRow[] {
+export function reportRows(
+  r: AgreementReport,
+  t: AgreementThresholds,
+  precision: QuantizedPrecision = 'int8',
+): ReportRow[] {
   const limit = (name: ThresholdName, sense: '>=' | '<='): string =>
     t[name] === undefined ? '-' : `${sense} ${t[name]} (--${THRESHOLD_FLAGS[name].flag})`;
   const rows: ReportRow[] = [{ metric: 'validation images', value: String(r.images), limit: '-' }];
@@ -20,7 +25,7 @@ export function reportRows(r: AgreementReport, t: AgreementThresholds): ReportRo
   if (d) {
     const what = r.task === 'pose' ? 'persons' : r.task === 'segment' ? 'instances' : 'detections';
     rows.push(
-      { metric: `${what} fp32 / int8`, value: `${d.fp32} / ${d.int8}`, limit: '-' },
+      { metric: `${what} fp32 / ${precision}`, value: `${d.fp32} / ${d.int8}`, limit: '-' },
       {
         metric: 'matched (IoU >= 0.5, same class)',
         value: `${d.matched}, rate ${fixed(d.matchRate)}`,

@@ -2,7 +2,7 @@
  * The main job before the ROS perception nodes exist: runs every model in models/ on the CPU
  * over a folder of real photos, writes annotated images and results as JSON, prints a summary.
  *
- *   node dist/src/tools/runModelsOnPhotos.js [--photos DIR] [--out DIR] [--precision fp32|int8]
+ *   node dist/src/tools/runModelsOnPhotos.js [--photos DIR] [--out DIR] [--precision fp32|int8|w8a16]
  *                                            [--models NAME,NAME]
  */
 import * as fs from 'node:fs';
@@ -27,7 +27,7 @@ import { printedHelp } from '../util/commandHelp';
 const USAGE = `The main job before the ROS perception nodes exist: runs every model in models/ on the CPU
 over a folder of real photos, writes annotated images and results as JSON, prints a summary.
 
-  node dist/src/tools/runModelsOnPhotos.js [--photos DIR] [--out DIR] [--precision fp32|int8]
+  node dist/src/tools/runModelsOnPhotos.js [--photos DIR] [--out DIR] [--precision fp32|int8|w8a16]
                                            [--models NAME,NAME]
 
 --models runs only the models so named (a top-down pose model needs a detector among them).`;
@@ -46,8 +46,8 @@ function parseArgs(argv: readonly string[]): Args {
     return i >= 0 && argv[i + 1] ? argv[i + 1]! : fallback;
   };
   const precision = get('--precision', 'fp32');
-  if (precision !== 'fp32' && precision !== 'int8')
-    throw new Error(`--precision must be fp32 or int8, got ${precision}`);
+  if (precision !== 'fp32' && precision !== 'int8' && precision !== 'w8a16')
+    throw new Error(`--precision must be fp32, int8 or w8a16, got ${precision}`);
   return {
     photos: get('--photos', packagePath('.cache', 'photos')),
     out: get('--out', packagePath('out', 'photos')),
@@ -116,9 +116,9 @@ async function main(): Promise<void> {
     );
   }
   const chosen = all.filter((_, i) => args.models.length === 0 || args.models.includes(named[i]!));
-  // --precision int8 runs the models that have an INT8 file (an ExecuTorch program has none).
+  // A quantized precision runs the models that have its file (an ExecuTorch program has none).
   const manifests = chosen.filter(
-    (m) => args.precision !== 'int8' || loadModelManifest(m).files.int8 !== undefined,
+    (m) => args.precision === 'fp32' || loadModelManifest(m).files[args.precision] !== undefined,
   );
   for (const m of chosen.filter((c) => !manifests.includes(c)))
     process.stdout.write(`skipped ${loadModelManifest(m).name}: no int8 file\n`);

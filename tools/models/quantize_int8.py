@@ -1,13 +1,16 @@
-"""INT8 QDQ quantization of a manifest's fp32 model into its files.int8, with ONNX Runtime's static
-quantizer, calibrated on the real photos pre-processed exactly as the manifest says (letterbox or
-stretch, colour order, normalization). QDQ is the format the QNN HTP provider takes: activations
-uint8 asymmetric, weights int8 symmetric per channel.
+"""QDQ quantization of a manifest's fp32 model into its files.int8 (W8A8) or files.w8a16, with ONNX
+Runtime's static quantizer, calibrated on the real photos pre-processed exactly as the manifest
+says (letterbox or stretch, colour order, normalization). QDQ is the format the QNN HTP provider
+takes: weights int8 symmetric per channel; activations uint8 asymmetric (int8), or uint16
+asymmetric (w8a16: the HTP's 16-bit activations, as Ultralytics' format=qnn export makes them; 16-bit
+QuantizeLinear / DequantizeLinear are com.microsoft's below opset 21, which the CPU and QNN providers
+both run).
 
-usage: quantize_int8.py <manifest.json> <photo dir or file>... [--output FILE]
+usage: quantize_int8.py <manifest.json> <photo dir or file>... [--output FILE] [--precision int8|w8a16]
 
 `htp-perception model quantize` drives this script (the static quantizer is Python-only) and then
 validates the result with the project's own engine; call it directly only to debug a failure.
-The model is written to --output (default: the manifest's files.int8).
+The model is written to --output (default: the manifest's files.int8 or files.w8a16).
 """
 from __future__ import annotations
 
@@ -125,12 +128,13 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("manifest")
     ap.add_argument("photos", nargs="+", help="folders of photos and/or photo files")
-    ap.add_argument("--output", help="where to write the INT8 model (default: files.int8)")
+    ap.add_argument("--output", help="where to write the model (default: files.<precision>)")
+    ap.add_argument("--precision", choices=("int8", "w8a16"), default="int8")
     a = ap.parse_args()
     mpath = pathlib.Path(a.manifest)
     manifest = json.loads(mpath.read_text())
     src = mpath.parent / manifest["files"]["fp32"]
-    dst = pathlib.Path(a.output) if a.output else mpath.parent / manifest["files"]["int8"]
+    dst = pathlib.Path(a.output) if a.output else mpath.parent / manifest["files"][a.precision]
     photos: list[pathlib.Path] = []
     for p in map(pathlib.Path, a.photos):
         photos.extend(list_photos(p) if p.is_dir() else [p])
@@ -163,12 +167,16 @@ def main() -> None:
     calibration, extra = CalibrationMethod.MinMax, {}
     if manifest["outputs"]["format"] == "semantic-probability":
         calibration, extra = CalibrationMethod.Percentile, {"CalibPercentile": 99.99}
+    activations = QuantType.QUInt8
+    if a.precision == "w8a16":
+        activations = QuantType.QUInt16
+        extra = {**extra, "UseQDQContribOps": True}
     quantize_static(
         str(pre),
         str(dst),
         PhotoReader(manifest["input"], photos),
         quant_format=QuantFormat.QDQ,
-        activation_type=QuantType.QUInt8,
+        activation_type=activations,
         weight_type=QuantType.QInt8,
         per_channel=True,
         nodes_to_exclude=exclude,
@@ -176,7 +184,7 @@ def main() -> None:
         extra_options=extra,
     )
     tmp.cleanup()
-    print(f"quantized {src.name} on {len(photos)} photos ({len(exclude)} decode nodes kept float: {', '.join(exclude) or 'none'})")
+    print(f"quantized {src.name} to {a.precision} on {len(photos)} photos ({len(exclude)} decode nodes kept float: {', '.join(exclude) or 'none'})")
 
 
 if __name__ == "__main__":

@@ -125,7 +125,7 @@ async function timedRun(s: EngineSession, frame: Frame): Promise<[RunResult, num
  */
 export async function compileHtpContext(request: CompileRequest): Promise<CompileReport> {
   const { manifest: m, precision, soc, output, frame } = request;
-  requireModelFiles(m);
+  requireModelFiles(m, precision);
   const source = modelFileFor(m, precision);
   if (fs.existsSync(output)) {
     // The engine would load it instead of compiling: never silently prove an old binary.

@@ -16,6 +16,8 @@ import {
   htpCompileCommand,
   htpContextPath,
   htpContextState,
+  contextSourcePrecision,
+  htpContextRedo,
 } from '../../pipeline/selectHtpContext';
 import type { BoardSoc } from './deviceChecks';
 import { type DoctorRow, fail, ok } from './doctorRow';
@@ -42,7 +44,7 @@ function contextRow(
 ): DoctorRow {
   const check = `context ${m.name} ${entry.soc}/${entry.precision}`;
   const file = path.relative(modelsDir, htpContextPath(m, entry));
-  const from = `files.${entry.precision}`;
+  const from = `files.${contextSourcePrecision(entry)}`;
   const ref = modelReference(m);
   const { state } = htpContextState(m, entry);
   const board = target.board;
@@ -88,14 +90,16 @@ function contextRow(
         'stack',
         check,
         `${file} missing: a node running ${m.name} in ${entry.precision} on the HTP refuses to start`,
-        `${htpCompileCommand(ref, entry, false)}, or remove the entry from files.htpContexts`,
+        `${entry.exportedBy === 'ultralytics' ? htpContextRedo(ref, entry) : htpCompileCommand(ref, entry, false)}, or remove the entry from files.htpContexts`,
       );
     case 'stale':
       return fail(
         'stack',
         check,
         `${file} is stale: ${from} changed since it was compiled (SHA-256 differs from the recorded one); a node running ${m.name} in ${entry.precision} on the HTP refuses to start`,
-        `${htpCompileCommand(ref, entry, true)} (recompiles it from the current ${from})`,
+        entry.exportedBy === 'ultralytics'
+          ? htpContextRedo(ref, entry)
+          : `${htpCompileCommand(ref, entry, true)} (recompiles it from the current ${from})`,
       );
     case 'source-missing':
       return {
@@ -106,7 +110,11 @@ function contextRow(
         fix: `put ${from} back (see the manifest row), then run doctor again`,
       };
     case 'usable':
-      return ok('stack', check, `${file}, compiled from the current ${from}, ${where}`);
+      return ok(
+        'stack',
+        check,
+        `${file}, ${entry.exportedBy === 'ultralytics' ? "Ultralytics' format=qnn export of" : 'compiled from'} the current ${from}, ${where}`,
+      );
   }
 }
 

@@ -37,6 +37,7 @@ export function describeMethod(method: PteMethod, metadata: Record<string, strin
     outputs: method.outputs.map((t) => ({ name: t.name, elemType: t.elemType, dims: t.dims })),
     metadata,
     nodeCount: method.instructions,
+    opTypes: {},
     initializerCount: 0,
     externalDataFiles: [],
   };

@@ -54,7 +54,7 @@ describe('htp-perception model compile', function () {
     );
     assertUsageError(
       cli(['model', 'compile', 'yolov8s-fall', '--precision', 'int4']),
-      /--precision int4: expected int8 or fp32/,
+      /--precision int4: expected int8, w8a16 or fp32/,
     );
     assertUsageError(
       cli(['model', 'compile', 'yolov8s-fall', '--vtcm-mb', '99']),

@@ -151,7 +151,7 @@ describe('htp-perception model quantize (real quantizer, real engine, real model
       assert.match(
         run.stdout,
         new RegExp(
-          `quantizing yolov8s-fall\\.onnx on ${photoNames().length} calibration image\\(s\\); ` +
+          `quantizing yolov8s-fall\\.onnx to INT8 on ${photoNames().length} calibration image\\(s\\); ` +
             `validating on ${fs.readdirSync(HOLDOUT_DIR).length}`,
         ),
       );

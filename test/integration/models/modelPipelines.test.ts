@@ -12,7 +12,7 @@ describe('every shipped model through manifest -> engine -> head on a real photo
   this.timeout(300_000);
   const manifests = findModelManifests(repoPath('models'), { skipExamples: true });
 
-  it('finds the fourteen bootstrap models', function () {
+  it('finds the fifteen bootstrap models', function () {
     const names = manifests.map((m) => path.basename(m)).sort();
     assert.deepEqual(names, [
       'blazepose-full.manifest.json',
@@ -28,11 +28,12 @@ describe('every shipped model through manifest -> engine -> head on a real photo
       'yolov8n-pose.manifest.json',
       'yolov8n-seg.manifest.json',
       'yolov8s-fall-executorch.manifest.json',
+      'yolov8s-fall-qnn.manifest.json',
       'yolov8s-fall.manifest.json',
     ]);
   });
 
-  for (const precision of ['fp32', 'int8'] as const) {
+  for (const precision of ['fp32', 'int8', 'w8a16'] as const) {
     it(`runs each model (${precision}) and returns results in source-image pixels`, async function () {
       const frame = await photoFrame('person.jpg');
       const detector = await ModelPipeline.load(
@@ -49,8 +50,10 @@ describe('every shipped model through manifest -> engine -> head on a real photo
       assert.ok(boxes.length >= 1, 'the real detector finds the person in person.jpg');
       detector.dispose();
       for (const file of manifests) {
-        // The ExecuTorch program is FP32 only (no INT8 program is exported).
-        if (precision === 'int8' && loadModelManifest(file).files.int8 === undefined) continue;
+        // The ExecuTorch program is FP32 only (no INT8 program is exported); W8A16 is the trained
+        // detector's alone (and Ultralytics' binary of it, which only the HTP runs).
+        if (precision !== 'fp32' && loadModelManifest(file).files[precision] === undefined)
+          continue;
         const p = await ModelPipeline.load(file, { provider: 'cpu', precision, threads: 2 });
         try {
           const report = p.providerReport;

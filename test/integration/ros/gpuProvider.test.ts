@@ -30,7 +30,7 @@ describe('perception_node provider:=gpu off a board', function () {
     assert.notEqual(await int8.exited(), 0);
     assert.match(
       int8.stderr(),
-      /the QNN GPU backend has no INT8 QDQ path: use precision fp32 with provider gpu/,
+      /the QNN GPU backend has no quantized \(QDQ\) path for int8: use precision fp32 with provider gpu/,
     );
   });
 });

@@ -35,6 +35,19 @@ describe('model quantize arguments', () => {
     assert.equal(o.validateOnly, false);
     assert.equal(o.threads, 0);
     assert.equal(o.cpuInt8Kernels, 'auto');
+    assert.equal(o.precision, 'int8');
+  });
+
+  it('--precision: int8 (default) or w8a16, nothing else', () => {
+    assert.equal(
+      parseModelQuantizeArgs(['m', '--images', 'cal', '--precision', 'w8a16']).precision,
+      'w8a16',
+    );
+    usage(
+      ['m', '--images', 'cal', '--precision', 'w4a16'],
+      /--precision must be int8 or w8a16, got 'w4a16'/,
+    );
+    usage(['m', '--images', 'cal', '--precision', 'fp32'], /--precision must be int8 or w8a16/);
   });
 
   it('a camera topic: compressed when the name says so, interval and timeout in ms', () => {

@@ -59,7 +59,7 @@ describe('findModelManifests', function () {
     }
   });
 
-  it('lists the fourteen models bootstrap prepares in this repository', function () {
+  it('lists the fifteen models bootstrap prepares in this repository', function () {
     const root = REPO_ROOT;
     const names = findModelManifests(path.join(root, 'models'), { skipExamples: true }).map((p) =>
       path.basename(p),
@@ -76,6 +76,7 @@ describe('findModelManifests', function () {
       'yolo11n-seg.manifest.json',
       'yolo11n.manifest.json',
       'yolov8s-fall-executorch.manifest.json',
+      'yolov8s-fall-qnn.manifest.json',
       'yolov8s-fall.manifest.json',
       'yolov8n-pose.manifest.json',
       'yolov8n-seg.manifest.json',

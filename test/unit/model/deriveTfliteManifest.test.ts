@@ -29,6 +29,7 @@ function info(inputs: OnnxValueInfo[], outputs: OnnxValueInfo[]): OnnxModelInfo 
     outputs,
     metadata: {},
     nodeCount: 1,
+    opTypes: {},
     initializerCount: 0,
     externalDataFiles: [],
   };

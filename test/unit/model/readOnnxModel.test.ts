@@ -3,7 +3,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   bytesField,
+  intAttribute,
   metadataPropsBytes,
+  nodeProto,
   modelProto,
   numField,
   ONNX_FLOAT,
@@ -37,9 +39,30 @@ describe('readOnnxModel (bounded ModelProto reader)', function () {
       { name: 'features', elemType: 'float32', dims: [1, 4, 16, 16] },
     ]);
     assert.equal(info.nodeCount, 6);
+    assert.deepEqual(info.opTypes, {
+      QuantizeLinear: 2,
+      DequantizeLinear: 3,
+      Conv: 1,
+    });
     assert.equal(info.initializerCount, 7);
     assert.deepEqual(info.metadata, {});
     assert.deepEqual(info.externalDataFiles, []);
+  });
+
+  it('names an operator of another domain with its domain (an EP context model is found so)', function () {
+    const epContext = [
+      ...nodeProto('EPContext', 'ctx', ['images'], ['output0'], [intAttribute('embed_mode', 1)]),
+      ...textField(7, 'com.microsoft'),
+    ];
+    const bytes = modelProto({
+      name: 'g',
+      producer: 't',
+      nodes: [epContext, nodeProto('Identity', 'id', ['output0'], ['y'])],
+      initializers: [],
+      inputs: [valueInfoProto('images', ONNX_FLOAT, [1, 8, 8, 3])],
+      outputs: [valueInfoProto('y', ONNX_FLOAT, [1, 6, 4])],
+    });
+    assert.deepEqual(parseOnnxModel(bytes).opTypes, { 'com.microsoft:EPContext': 1, Identity: 1 });
   });
 
   it('keeps symbolic dims, drops initializers listed as inputs, lets a later metadata key win', function () {

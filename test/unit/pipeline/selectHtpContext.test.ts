@@ -31,6 +31,7 @@ function fixture(edit?: (m: Record<string, unknown>) => void): {
   fs.writeFileSync(manifest, JSON.stringify(data));
   fs.writeFileSync(path.join(dir, 'yolov8s-fall.onnx'), 'fp32 stand-in');
   fs.writeFileSync(path.join(dir, 'yolov8s-fall.int8.qdq.onnx'), 'int8 stand-in');
+  fs.writeFileSync(path.join(dir, 'yolov8s-fall.w8a16.qdq.onnx'), 'w8a16 stand-in');
   return { dir, manifest };
 }
 
@@ -155,6 +156,63 @@ describe('selectHtpContext / checkHtpContext', () => {
     assertConfigError(
       () => checkHtpContext(m, s),
       /was compiled from another version of files\.int8/,
+    );
+  });
+});
+
+describe("an Ultralytics format=qnn binary (files.htpContexts, exportedBy: 'ultralytics')", () => {
+  const exported = {
+    file: 'yolov8s-fall_qnn.onnx',
+    soc: 'qcs6490',
+    precision: 'w8a16' as const,
+    htpArch: 68,
+    socModel: 35,
+    sourceSha256: sha('fp32 stand-in'),
+    exportedBy: 'ultralytics' as const,
+  };
+  /** The imported manifest: fp32 and the binary only (no files.int8 / files.w8a16). */
+  const onlyBinary = (m: Record<string, unknown>): void => {
+    m.files = { fp32: 'yolov8s-fall.onnx', htpContexts: [exported] };
+  };
+  const htpW8a16: RuntimeChoices = { provider: 'htp', precision: 'w8a16', threads: 0 };
+
+  it('loads without files.w8a16; one of ours without it is refused', () => {
+    assert.deepEqual(loadModelManifest(fixture(onlyBinary).manifest).files.htpContexts, [exported]);
+    const ours = fixture((m) => {
+      m.files = {
+        fp32: 'yolov8s-fall.onnx',
+        htpContexts: [{ ...exported, exportedBy: undefined }],
+      };
+    });
+    assertConfigError(
+      () => loadModelManifest(ours.manifest),
+      /w8a16 context binary but the manifest has no files\.w8a16/,
+    );
+  });
+
+  it('runs on the HTP from the binary, judged against files.fp32; refused on the CPU, naming why', () => {
+    const { dir, manifest } = fixture(onlyBinary);
+    const m = loadModelManifest(manifest);
+    const s = selectHtpContext(m, htpW8a16)!;
+    assert.equal(s.path, path.join(dir, 'yolov8s-fall_qnn.onnx'));
+    fs.writeFileSync(s.path, 'binary stand-in');
+    checkHtpContext(m, s);
+    const o = manifestEngineOptions(m, htpW8a16);
+    assert.deepEqual(
+      { model: o.model, cache: o.htp?.context_cache },
+      { model: path.join(dir, 'yolov8s-fall.onnx'), cache: s.path },
+    );
+    assertConfigError(
+      () => manifestEngineOptions(m, { ...htpW8a16, provider: 'cpu' }),
+      /w8a16 model is the QNN context binary of an Ultralytics format=qnn export \(yolov8s-fall_qnn\.onnx\), which only the HTP runs/,
+    );
+    // The FP32 model it was exported from changed: export again, there is nothing to compile.
+    const fp32 = path.join(dir, 'yolov8s-fall.onnx');
+    fs.rmSync(fp32);
+    fs.writeFileSync(fp32, 'fp32 retrained');
+    assertConfigError(
+      () => checkHtpContext(m, s),
+      /yolov8s-fall_qnn\.onnx was compiled from another version of files\.fp32 \(export it again with 'yolo export format=qnn name=68'/,
     );
   });
 });

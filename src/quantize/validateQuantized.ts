@@ -4,13 +4,24 @@ import { type PipelineResult } from '../core/pipelineResult';
 import { loadRgbFrame } from '../photos/photoFrames';
 import type { Box } from '../core/headResults';
 import type { CpuInt8Kernels } from '../engine/cpuInt8Kernels';
-import type { RuntimeChoices } from '../pipeline/runtimeChoices';
+import type { QuantizedPrecision, RuntimeChoices } from '../pipeline/runtimeChoices';
 import { type AgreementReport, Int8Agreement } from './int8Agreement';
 
 export interface PerImageAgreement {
   readonly image: string;
   readonly fp32: number;
+  /** The quantized model's count (named int8 since the first validation files; any precision). */
   readonly int8: number;
+}
+
+/** The quantized side of a validation: its precision, and where it runs. */
+export interface QuantizedCandidate {
+  readonly precision: QuantizedPrecision;
+  /**
+   * cpu, or htp for a precision only a QNN context binary provides (Ultralytics' format=qnn
+   * export): the HTP, here its x86-64 simulator.
+   */
+  readonly provider: 'cpu' | 'htp';
 }
 
 export interface ValidationRun {
@@ -22,17 +33,19 @@ export interface ValidationRun {
 }
 
 /**
- * Runs the FP32 and INT8 models of a manifest through the code the nodes run (ModelPipeline:
- * engine preprocessing, CPU provider, the task's head) on each held-out image and measures how
- * far INT8 departs from FP32. Top-down pose (HRNet) gets one box, the whole image: there is no
- * detector in this loop, and the question is only how quantization changes the keypoints.
+ * Runs the FP32 and a quantized model of a manifest through the code the nodes run (ModelPipeline:
+ * engine preprocessing, the task's head; FP32 on the CPU provider) on each held-out image and
+ * measures how far the quantized one departs from FP32. Top-down pose (HRNet) gets one box, the
+ * whole image: there is no detector in this loop, and the question is only how quantization
+ * changes the keypoints.
  */
-export async function validateInt8(
+export async function validateQuantized(
   manifestPath: string,
   images: readonly string[],
   threads: number,
   cpuInt8Kernels: RuntimeChoices['cpuInt8Kernels'] = 'auto',
   allowModelMismatch = false,
+  candidate: QuantizedCandidate = { precision: 'int8', provider: 'cpu' },
 ): Promise<ValidationRun> {
   const fp32 = await ModelPipeline.load(manifestPath, {
     provider: 'cpu',
@@ -43,13 +56,13 @@ export async function validateInt8(
   let int8: ModelPipeline | undefined;
   try {
     int8 = await ModelPipeline.load(manifestPath, {
-      provider: 'cpu',
-      precision: 'int8',
+      provider: candidate.provider,
+      precision: candidate.precision,
       threads,
       cpuInt8Kernels,
       allowModelMismatch,
     });
-    if (images.length === 0) throw new RangeError('validateInt8: no images');
+    if (images.length === 0) throw new RangeError('validateQuantized: no images');
     const agreement = new Int8Agreement(fp32.manifest.task);
     const perImage: PerImageAgreement[] = [];
     for (const file of images) {
