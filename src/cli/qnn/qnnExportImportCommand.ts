@@ -34,12 +34,13 @@ export function isEpContextModel(info: OnnxModelInfo): boolean {
 }
 
 /**
- * The Hexagon architecture the exporter compiled for: Ultralytics records its export arguments in
- * the metadata (`args`, a Python dict literal; `name` is the HTP target). Undefined when absent.
+ * The HTP target the exporter compiled for: Ultralytics records its export arguments in the
+ * metadata (`args`, a Python dict literal; `name` is the target: a Hexagon version such as '68',
+ * or a SoC name such as 'iq-8275'). Undefined when the metadata does not say.
  */
-export function exportedHtpArch(metadata: Readonly<Record<string, string>>): number | undefined {
-  const m = /['"]name['"]\s*:\s*['"]?(\d+)['"]?/.exec(metadata.args ?? '');
-  return m ? Number(m[1]) : undefined;
+export function exportedHtpTarget(metadata: Readonly<Record<string, string>>): string | undefined {
+  const m = /['"]name['"]\s*:\s*['"]([^'"]+)['"]/.exec(metadata.args ?? '');
+  return m?.[1];
 }
 
 function sameTensors(a: readonly OnnxValueInfo[], b: readonly OnnxValueInfo[]): boolean {
@@ -88,15 +89,15 @@ export function qnnExportImportCommand(o: QnnExportImportOptions): CommandResult
     );
   }
   const assumptions: string[] = [];
-  let htpArch = exportedHtpArch(info.metadata);
-  if (htpArch === undefined) {
-    htpArch = 68;
+  const target = exportedHtpTarget(info.metadata);
+  if (target === undefined) {
     assumptions.push('compiled for htp_arch 68 (the metadata does not say; QCS6490 is v68)');
   }
+  const htpArch = target === undefined ? 68 : /^\d+$/.test(target) ? Number(target) : undefined;
   const soc = HTP_SOCS.find((s) => s.htpArch === htpArch);
   if (!soc) {
     throw new UsageError(
-      `${o.file}: compiled for Hexagon v${htpArch}; the SoCs known here are ${HTP_SOCS.map((s) => `${s.name} (v${s.htpArch})`).join(', ')}: export with 'yolo export format=qnn name=68' for a QCS6490`,
+      `${o.file}: compiled for ${htpArch !== undefined ? `Hexagon v${htpArch}` : `the target '${target ?? ''}'`}; the SoCs known here are ${HTP_SOCS.map((s) => `${s.name} (v${s.htpArch})`).join(', ')}: export with 'yolo export format=qnn name=68' for a QCS6490`,
     );
   }
   const name = o.name ?? `${stem.replace(/_qnn$/, '')}-qnn`;

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { loadModelManifest } from '../../../src/config/modelManifest';
 import {
   intAttribute,
+  metadataPropsBytes,
   modelProto,
   nodeProto,
   ONNX_FLOAT,
@@ -25,12 +26,13 @@ import { tempDir } from '../../support/tempDir';
 const EXPORTED = repoPath('models', 'yolov8-fall-qnn');
 
 /** A folder laid out as the exporter leaves it: links to the bootstrap's two files. */
-function exportFolder(withFp32 = true): string {
+function exportFolder(withFp32 = true, withBinary = true): string {
   const dir = tempDir('htp-qnn-import-');
-  fs.symlinkSync(
-    path.join(EXPORTED, 'yolov8s-fall_qnn.onnx'),
-    path.join(dir, 'yolov8s-fall_qnn.onnx'),
-  );
+  if (withBinary)
+    fs.symlinkSync(
+      path.join(EXPORTED, 'yolov8s-fall_qnn.onnx'),
+      path.join(dir, 'yolov8s-fall_qnn.onnx'),
+    );
   if (withFp32)
     fs.symlinkSync(path.join(EXPORTED, 'yolov8s-fall.onnx'), path.join(dir, 'yolov8s-fall.onnx'));
   return dir;
@@ -145,6 +147,29 @@ describe('htp-perception model import: an Ultralytics format=qnn export', functi
       errorLines(r).join('\n'),
       /yolov8s-fall_qnn\.onnx and yolov8s-fall\.onnx are not the same model: inputs images float32\[1,640,640,3\] \/ images float32\[1,3,640,640\]/,
     );
+  });
+
+  it('refuses a binary compiled for another HTP than the SoC table knows, naming it', () => {
+    for (const [name, said] of [
+      ['73', 'Hexagon v73'],
+      ['iq-8275', "the target 'iq-8275'"],
+    ] as const) {
+      const dir = exportFolder(true, false);
+      // A later metadata entry wins (protobuf merging): the export's args, another target.
+      fs.writeFileSync(
+        path.join(dir, 'yolov8s-fall_qnn.onnx'),
+        Buffer.concat([
+          fs.readFileSync(path.join(EXPORTED, 'yolov8s-fall_qnn.onnx')),
+          metadataPropsBytes({ args: `{'batch': 1, 'name': '${name}', 'quantize': 'w8a16'}` }),
+        ]),
+      );
+      const r = runCli(['model', 'import', path.join(dir, 'yolov8s-fall_qnn.onnx')]);
+      assert.equal(r.status, 2, r.stdout);
+      assert.match(
+        errorLines(r).join('\n'),
+        new RegExp(`compiled for ${said}; the SoCs known here are qcs6490 \\(v68\\)`),
+      );
+    }
   });
 
   it('refuses an EP context model without Ultralytics metadata, saying what to do instead', () => {
