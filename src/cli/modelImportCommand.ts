@@ -184,21 +184,21 @@ export function modelImportCommand(o: ModelImportOptions): CommandResult {
   if (o.name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.name)) {
     throw new UsageError(`--name ${o.name}: use letters, digits, '.', '_' and '-' only`);
   }
-  if (o.rawHead !== true) {
-    const info = readOnnxModel(original);
-    if (isEpContextModel(info)) {
-      return qnnExportImportCommand({
-        file: original,
-        info,
-        force: o.force,
-        json: o.json,
-        ...(o.name !== undefined ? { name: o.name } : {}),
-      });
-    }
+  // Read once: an Ultralytics QNN export is told by its EPContext node; a --raw-head cut is read
+  // from the file it writes.
+  const originalInfo = o.rawHead === true ? undefined : readOnnxModel(original);
+  if (originalInfo && isEpContextModel(originalInfo)) {
+    return qnnExportImportCommand({
+      file: original,
+      info: originalInfo,
+      force: o.force,
+      json: o.json,
+      ...(o.name !== undefined ? { name: o.name } : {}),
+    });
   }
   const cut = o.rawHead === true ? writeRawHeadCut(original, o) : undefined;
   const file = cut?.file ?? original;
-  const derived = deriveManifest(file, readOnnxModel(file), {
+  const derived = deriveManifest(file, originalInfo ?? readOnnxModel(file), {
     allowAihub: true,
     ...(o.name !== undefined || cut ? { name: o.name ?? path.basename(file, '.onnx') } : {}),
   });

@@ -21,7 +21,7 @@ import {
 import { checkQuantizerPython, DEFAULT_TOOLS_PYTHON, runQuantizer } from '../quantize/runQuantizer';
 import { type QuantizedCandidate, validateQuantized } from '../quantize/validateQuantized';
 import type { QuantizedPrecision } from '../core/precisions';
-import { htpContextPath } from '../pipeline/selectHtpContext';
+import { exportedHtpContext, htpContextPath } from '../pipeline/selectHtpContext';
 import { verifyModelChecksum } from '../pipeline/verifyModelChecksum';
 import { withModelSha256 } from './withModelSha256';
 import { reportRows } from '../quantize/validationReport';
@@ -170,24 +170,22 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
   const label = precision.toUpperCase();
   const fp32 = manifest.modelPaths.fp32;
   const listed = manifest.modelPaths[precision];
-  const int8 = listed ?? defaultQuantizedPath(manifestPath, fp32, precision);
+  const target = listed ?? defaultQuantizedPath(manifestPath, fp32, precision);
   const allowMismatch = o.allowModelMismatch === true;
   // The source of the quantized model: a changed FP32 file is refused before anything is written.
   verifyModelChecksum(manifest, 'fp32', allowMismatch);
   let quantizer = 'not run (--validate-only)';
   let candidate: QuantizedCandidate = { precision, provider: 'cpu' };
-  let validated = int8;
+  let validated = target;
   if (o.validateOnly) {
-    const exported = (manifest.files.htpContexts ?? []).find(
-      (c) => c.precision === precision && c.exportedBy === 'ultralytics',
-    );
+    const exported = exportedHtpContext(manifest, precision);
     if (listed === undefined && exported) {
       // Only the HTP runs a context binary: here, the QNN provider's simulator.
       candidate = { precision, provider: 'htp' };
       validated = htpContextPath(manifest, exported);
-    } else if (listed === undefined || !fs.existsSync(int8)) {
+    } else if (listed === undefined || !fs.existsSync(target)) {
       throw new UsageError(
-        `--validate-only: ${manifest.name} has no ${label} model (${int8}) to validate`,
+        `--validate-only: ${manifest.name} has no ${label} model (${target}) to validate`,
       );
     }
     say(
@@ -202,13 +200,13 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
       python,
       manifestPath,
       photos: split.calibration,
-      output: int8,
+      output: target,
       precision,
     });
     say(quantizer);
     if (listed === undefined) {
-      addQuantizedToManifest(manifestPath, precision, path.basename(int8));
-      say(`added files.${precision} "${path.basename(int8)}" to ${manifestPath}`);
+      addQuantizedToManifest(manifestPath, precision, path.basename(target));
+      say(`added files.${precision} "${path.basename(target)}" to ${manifestPath}`);
     }
     // Hand-written manifests that already name their INT8 file and record no checksums (those in
     // git) are left as they are: bootstrap re-quantizes them and must not change tracked files.
@@ -285,7 +283,7 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
     `${label} vs FP32, ${manifest.name} (${manifest.task}), ${split.holdout.length} validation image(s), ${candidate.provider === 'htp' ? `${label} on the HTP` : precision === 'int8' ? `CPU INT8 kernels ${run.cpuInt8Kernels}` : `${label} on the CPU`}:`,
     formatTable(reportRows(run.report, o.thresholds, precision).map((r) => ({ ...r }))),
     ...notes.map((n) => `note: ${n}`),
-    ...(o.validateOnly ? [] : [`wrote ${int8}`]),
+    ...(o.validateOnly ? [] : [`wrote ${target}`]),
     `wrote ${beside}${o.json !== undefined ? ` and ${path.resolve(o.json)}` : ''}`,
     failures.length === 0
       ? `${label} is within every threshold given`

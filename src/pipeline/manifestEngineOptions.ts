@@ -2,7 +2,7 @@ import type { EngineOptionsInput } from '../engine/engineOptions';
 import type { ModelManifest } from '../config/modelManifest';
 import { ConfigError } from '../core/configError';
 import { outputFormat } from '../families/registry';
-import { selectHtpContext } from './selectHtpContext';
+import { exportedHtpContext, selectHtpContext } from './selectHtpContext';
 
 import type { Precision, RuntimeChoices } from './runtimeChoices';
 
@@ -11,12 +11,14 @@ import type { Precision, RuntimeChoices } from './runtimeChoices';
  * precision that only an Ultralytics QNN export provides names that export's source (files.fp32,
  * the same inputs and outputs): with provider htp the binary is what loads (selectHtpContext).
  */
-export function modelFileFor(m: ModelManifest, precision: Precision, provider = 'cpu'): string {
+export function modelFileFor(
+  m: ModelManifest,
+  precision: Precision,
+  provider: RuntimeChoices['provider'] = 'cpu',
+): string {
   const file = m.modelPaths[precision];
   if (file) return file;
-  const exported = (m.files.htpContexts ?? []).find(
-    (c) => c.precision === precision && c.exportedBy === 'ultralytics',
-  );
+  const exported = exportedHtpContext(m, precision);
   if (exported && provider === 'htp') return m.modelPaths.fp32;
   if (exported) {
     throw new ConfigError(

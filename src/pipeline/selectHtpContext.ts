@@ -41,6 +41,16 @@ export function htpContextPath(m: ModelManifest, entry: HtpContextEntry): string
   return path.resolve(path.dirname(m.manifestPath), entry.file);
 }
 
+/** The binary of an Ultralytics format=qnn export that provides `precision`, if any. */
+export function exportedHtpContext(
+  m: ModelManifest,
+  precision: Precision,
+): HtpContextEntry | undefined {
+  return (m.files.htpContexts ?? []).find(
+    (c) => c.precision === precision && c.exportedBy === 'ultralytics',
+  );
+}
+
 /**
  * Which model file a binary was made from: its own precision's, except for an Ultralytics export,
  * which its exporter quantized from the FP32 model it wrote beside it.
