@@ -6,6 +6,7 @@ import type { CommandResult } from './cliErrors';
 import { type ContextTarget, contextRows } from './doctor/contextChecks';
 import { boardSoc, deviceChecks } from './doctor/deviceChecks';
 import { gpuChecks, hostGpuRow } from './doctor/gpuChecks';
+import { qnnProgramRows } from './doctor/qnnProgramChecks';
 import { videoRows } from './doctor/videoChecks';
 import { type DoctorRow, doctorExitCode, formatDoctorTable } from './doctor/doctorRow';
 import {
@@ -79,6 +80,7 @@ export function doctorRows(o: DoctorOptions): DoctorRow[] {
     qnnRow(DEFAULT_QNN_LIBRARY),
     ...manifestRows(o.modelsDir),
     ...contextRows(o.modelsDir, target),
+    ...qnnProgramRows(o.modelsDir),
   ];
   if (simulated) {
     rows.push({

@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -43,15 +44,18 @@ using executorch::runtime::EValue;
 
 // ExecuTorch logs through its platform layer to stderr (every load prints the CPU probe's lines).
 // Instead its errors are kept, per thread, to explain a failure in the error that reports it;
-// everything below error level is dropped: a node's log is not the runtime's.
-thread_local std::string last_logged_error;
+// everything below error level is dropped: a node's log is not the runtime's. The last few are
+// kept, not only the last: a delegate's own cause is logged before ExecuTorch's "Init failed".
+constexpr size_t kKeptErrors = 8;
+thread_local std::vector<std::string> logged_errors;
 
 void KeepErrors(et_timestamp_t, et_pal_log_level_t level, const char*, const char*, size_t, const char* message,
                 size_t length) {
   if (level != kError && level != kFatal) return;
   std::string m(message, length);
   while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
-  last_logged_error = m;
+  if (logged_errors.size() == kKeptErrors) logged_errors.erase(logged_errors.begin());
+  logged_errors.push_back(std::move(m));
 }
 
 void InstallLogHook() {
@@ -65,8 +69,8 @@ void InstallLogHook() {
 // "Error::InvalidProgram (35): <what ExecuTorch logged last>".
 std::string Explain(Error e) {
   std::string s = std::string(executorch::runtime::to_string(e)) + " (" + std::to_string(static_cast<int>(e)) + ")";
-  if (!last_logged_error.empty()) s += ": " + last_logged_error;
-  last_logged_error.clear();
+  if (!logged_errors.empty()) s += ": " + logged_errors.back();
+  logged_errors.clear();
   return s;
 }
 
@@ -117,12 +121,24 @@ std::string RuntimeLibraryDir() {
   return LibraryDirectoryOf(reinterpret_cast<const void*>(&executorch::runtime::runtime_init));
 }
 
+// ExecuTorch's QNN backend opens QNN's HTP library by name. Where the loader's path finds none
+// (and none is loaded yet), the one of the QNN runtime the engine already uses for ONNX models is
+// loaded first, so that name finds it: one QNN runtime per process, as on a board whose install
+// space carries the wheel's QNN libraries beside the addon.
+void PreloadQnnHtp(const std::string& qnn_dir) {
+  if (qnn_dir.empty() || dlopen("libQnnHtp.so", RTLD_NOW | RTLD_NOLOAD) != nullptr) return;
+  if (dlopen("libQnnHtp.so", RTLD_NOW | RTLD_GLOBAL) != nullptr) return;  // kept: the backend's
+  dlerror();
+  if (dlopen((qnn_dir + "/libQnnHtp.so").c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr) dlerror();
+}
+
 // Loads the QNN backend for a program that delegates to QnnBackend, or says where it was looked
 // for. HTP_EXECUTORCH_QNN_BACKEND, when set, is the only place looked.
-void LoadQnnBackend(const std::string& program) {
+void LoadQnnBackend(const std::string& program, const std::string& qnn_dir) {
   static std::mutex mutex;
   static bool loaded = false;
   std::lock_guard<std::mutex> lock(mutex);
+  PreloadQnnHtp(qnn_dir);
   if (loaded) return;
   std::vector<std::string> candidates;
   if (const char* env = std::getenv("HTP_EXECUTORCH_QNN_BACKEND"); env != nullptr && *env != '\0') {
@@ -151,9 +167,95 @@ void LoadQnnBackend(const std::string& program) {
                         "(docs/robot.md)");
 }
 
+// QNN's interface as every QNN 2.x lays it out: a backend id, a provider name, the core and
+// backend API versions, then the function table, which only grows at its end between versions.
+struct QnnVersion {
+  uint32_t major, minor, patch;
+};
+enum QnnFunction { kBackendCreate = 1, kBackendFree = 8, kDeviceCreate = 40, kDeviceFree = 43, kFunctionsRead };
+struct QnnInterface {
+  uint32_t backend_id;
+  const char* provider_name;
+  QnnVersion core, backend;
+  void* fn[kFunctionsRead];
+};
+using QnnGetProviders = uint64_t (*)(const QnnInterface***, uint32_t*);
+using QnnCreate = uint64_t (*)(const void*, const void* const*, void**);
+using QnnFree = uint64_t (*)(void*);
+
+std::string VersionText(const QnnVersion& v) {
+  return std::to_string(v.major) + "." + std::to_string(v.minor) + "." + std::to_string(v.patch);
+}
+
+// QNN's answer to an HTP device for the QCS6490 (SoC model 93) whose custom config carries the
+// model at `offset`: 4 in the QNN 2.37 headers ExecuTorch 1.5.1's wheel was built with, 8 since
+// QNN added a pointer to that config's union (2.51 has it). 0 is a device made (and freed).
+uint64_t DeviceWithSocModelAt(const QnnInterface& qnn, size_t offset) {
+  uint32_t custom[4] = {0, 0, 0, 0};  // option 0: the SoC model
+  custom[offset / sizeof(uint32_t)] = 93;
+  struct {
+    uint32_t option;  // 0: a custom config
+    const void* custom;
+  } config{0, custom};
+  const void* configs[] = {&config, nullptr};
+  void* device = nullptr;
+  const uint64_t result = reinterpret_cast<QnnCreate>(qnn.fn[kDeviceCreate])(nullptr, configs, &device);
+  if (result == 0 && device != nullptr) reinterpret_cast<QnnFree>(qnn.fn[kDeviceFree])(device);
+  return result;
+}
+
+// Why ExecuTorch's QNN backend failed to start, measured on the libQnnHtp.so the loader finds by
+// that name (the one the backend opens): its absence, or an HTP device it refuses in the layout
+// the backend writes but takes in its own. ExecuTorch's QNN backend prints its reasons to stderr
+// itself, past the log hook. Empty when neither is the cause. `unavailable` says the accelerator
+// cannot be used (rather than the program being at fault).
+std::string QnnInitDiagnosis(bool* unavailable) {
+  void* handle = dlopen("libQnnHtp.so", RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    *unavailable = true;
+    const char* why = dlerror();
+    return "; QNN's HTP library cannot be opened (" + std::string(why != nullptr ? why : "libQnnHtp.so") +
+           "): put the QNN runtime's libraries on LD_LIBRARY_PATH (docs/robot.md)";
+  }
+  auto get = reinterpret_cast<QnnGetProviders>(dlsym(handle, "QnnInterface_getProviders"));
+  const QnnInterface** list = nullptr;
+  uint32_t count = 0;
+  std::string diagnosis;
+  if (get != nullptr && get(&list, &count) == 0 && count > 0 && list != nullptr && list[0] != nullptr) {
+    const QnnInterface& qnn = *list[0];
+    Dl_info where{};
+    const std::string file = dladdr(reinterpret_cast<void*>(get), &where) != 0 && where.dli_fname != nullptr
+                                 ? where.dli_fname
+                                 : "libQnnHtp.so";
+    const std::string named = file + " (QNN core API " + VersionText(qnn.core) + ", HTP API " +
+                              VersionText(qnn.backend) + ")";
+    void* backend = nullptr;
+    if (reinterpret_cast<QnnCreate>(qnn.fn[kBackendCreate])(nullptr, nullptr, &backend) == 0) {
+      const uint64_t old_layout = DeviceWithSocModelAt(qnn, 4);
+      const uint64_t new_layout = old_layout == 0 ? 1 : DeviceWithSocModelAt(qnn, 8);
+      if (old_layout != 0 && new_layout == 0) {
+        *unavailable = true;
+        diagnosis = "; QNN refuses the HTP device as ExecuTorch's QNN backend describes it (error " +
+                    std::to_string(old_layout) + "): " + named +
+                    " reads the device's SoC model 4 bytes further on than the QNN SDK the backend was built "
+                    "with writes it (ExecuTorch 1.5.1's x86-64 wheel: QNN 2.37; QNN 2.51 moved it). Run the "
+                    "backend with the QNN runtime it was built with, or build it against this one (docs/robot.md)";
+      } else if (old_layout == 0) {
+        diagnosis = "; " + named +
+                    " creates the HTP device as the backend describes it: the cause is past device creation (the "
+                    "QNN backend's own lines on stderr say which)";
+      }
+      reinterpret_cast<QnnFree>(qnn.fn[kBackendFree])(backend);
+    }
+  }
+  dlclose(handle);
+  return diagnosis;
+}
+
 class ModuleProgram : public PteProgram {
  public:
-  ModuleProgram(const std::string& path, int threads, bool describe_only) : path_(path) {
+  ModuleProgram(const std::string& path, int threads, bool describe_only, const std::string& qnn_dir)
+      : path_(path) {
     // Mmap: the weights stay in the page cache's file pages instead of a private copy.
     module_ = std::make_unique<Module>(path, Module::LoadMode::Mmap);
     // InternalConsistency: the flatbuffer verifier walks the whole program before anything reads
@@ -202,7 +304,7 @@ class ModuleProgram : public PteProgram {
       planned += *size;
     }
     if (describe_only) return;
-    if (std::find(backends_.begin(), backends_.end(), "QnnBackend") != backends_.end()) LoadQnnBackend(path);
+    if (std::find(backends_.begin(), backends_.end(), "QnnBackend") != backends_.end()) LoadQnnBackend(path, qnn_dir);
     if (threads > 0) {
       auto* pool = executorch::extension::threadpool::get_threadpool();
       if (pool != nullptr && pool->get_thread_count() != static_cast<size_t>(threads))
@@ -211,10 +313,15 @@ class ModuleProgram : public PteProgram {
     e = module_->load_method("forward");
     if (e != Error::Ok) {
       const std::string why = Explain(e);
-      // A delegate that is not registered is a missing library, not a broken file.
-      const bool missing_backend = why.find("is not registered") != std::string::npos;
-      throw EngineError(missing_backend ? "ERR_PROVIDER_UNAVAILABLE" : "ERR_MODEL_INVALID",
-                        "ExecuTorch program " + path + ": method forward could not be loaded: " + why);
+      // A delegate that is not registered is a missing library, not a broken file; a QNN runtime
+      // that refuses the backend is an accelerator that cannot be used.
+      bool unavailable = why.find("is not registered") != std::string::npos;
+      const std::string qnn = std::find(backends_.begin(), backends_.end(), "QnnBackend") != backends_.end() &&
+                                      why.find("QnnBackend") != std::string::npos
+                                  ? QnnInitDiagnosis(&unavailable)
+                                  : std::string();
+      throw EngineError(unavailable ? "ERR_PROVIDER_UNAVAILABLE" : "ERR_MODEL_INVALID",
+                        "ExecuTorch program " + path + ": method forward could not be loaded: " + why + qnn);
     }
   }
 
@@ -270,10 +377,11 @@ class ModuleProgram : public PteProgram {
 
 extern "C" __attribute__((visibility("default"))) htp::PteProgram* htp_pte_open(const char* path, int threads,
                                                                                   bool describe_only,
+                                                                                  const char* qnn_dir,
                                                                                   htp::PteOpenError* error) {
   try {
     htp::InstallLogHook();
-    return new htp::ModuleProgram(path, threads, describe_only);
+    return new htp::ModuleProgram(path, threads, describe_only, qnn_dir != nullptr ? qnn_dir : "");
   } catch (const htp::EngineError& e) {
     error->code = e.code();
     error->message = e.what();

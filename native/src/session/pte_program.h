@@ -46,9 +46,11 @@ struct PteOpenError {
 extern "C" {
 // htp_pte_open: the program at `path`, its method "forward" loaded (describe_only: only read its
 // signature, no method loaded, no delegate initialised), XNNPACK and the portable kernels using
-// `threads` threads (0: ExecuTorch's default; the thread pool is one per process). nullptr and
+// `threads` threads (0: ExecuTorch's default; the thread pool is one per process). `qnn_dir`: the
+// folder of the QNN runtime the engine uses (htp.provider_library's), where a program delegating
+// to QnnBackend finds libQnnHtp.so when the loader's path has none ("" for none). nullptr and
 // `error` filled on failure; never throws.
-typedef htp::PteProgram* (*HtpPteOpenFn)(const char* path, int threads, bool describe_only,
+typedef htp::PteProgram* (*HtpPteOpenFn)(const char* path, int threads, bool describe_only, const char* qnn_dir,
                                          htp::PteOpenError* error);
 // The ExecuTorch version the plug-in was built against ("1.5.1").
 typedef const char* (*HtpPteVersionFn)();

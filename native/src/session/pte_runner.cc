@@ -59,10 +59,11 @@ const Plugin& RequirePlugin(const std::string& model_path) {
   return p;
 }
 
-std::unique_ptr<PteProgram> Open(const std::string& path, int threads, bool describe_only) {
+std::unique_ptr<PteProgram> Open(const std::string& path, int threads, bool describe_only,
+                                 const std::string& qnn_dir = "") {
   const Plugin& p = RequirePlugin(path);
   PteOpenError error;
-  PteProgram* program = p.open(path.c_str(), threads, describe_only, &error);
+  PteProgram* program = p.open(path.c_str(), threads, describe_only, qnn_dir.c_str(), &error);
   if (program == nullptr) throw EngineError(error.code.empty() ? "ERR_MODEL_INVALID" : error.code, error.message);
   return std::unique_ptr<PteProgram>(program);
 }
@@ -91,7 +92,11 @@ std::string ExecuTorchVersion(std::string* why) {
 }
 
 PteRunner::PteRunner(const LoadSpec& spec) {
-  program_ = Open(spec.model_path, spec.threads, false);
+  // On the CPU provider a QNN-delegated program still finds QNN by the loader's path alone.
+  const std::string& lib = spec.provider_library;
+  const size_t slash = lib.rfind('/');
+  program_ = Open(spec.model_path, spec.threads, false,
+                  spec.provider == "htp" && slash != std::string::npos ? lib.substr(0, slash) : std::string());
   // The runtime names the delegates the method uses, not how much of it each takes: the facade
   // counts delegate and kernel calls in the program's instructions (src/engine/readPteProgram.ts).
   placement_.known = false;

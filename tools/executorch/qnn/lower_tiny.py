@@ -2,7 +2,7 @@
 
 Usage (README.md says how QNN_SDK_ROOT is laid out from the onnxruntime-qnn wheel):
   export QNN_SDK_ROOT=... LD_LIBRARY_PATH=$QNN_SDK_ROOT/lib/x86_64-linux-clang
-  env -u PYTHONPATH -u PYTHONHOME .cache/torch-venv/bin/python tools/executorch/qnn-probe/lower_tiny.py \
+  env -u PYTHONPATH -u PYTHONHOME .cache/torch-venv/bin/python tools/executorch/qnn/lower_tiny.py \
     OUT_DIR [--fp16] [--soc QCM6490] [--debug] [--run-only]
 """
 import argparse

@@ -121,8 +121,23 @@ __attribute__((visibility("default"))) Qnn_ErrorHandle_t QnnInterface_getProvide
     Qnn_ErrorHandle_t r = gp(&list, &n);
     if (r || n < 1) return r ? r : 1;
     memset(&g_iface, 0, sizeof(g_iface));
-    // copy header + 64 slots (>= the 2.37 table the caller was compiled for)
-    memcpy(&g_iface, list[0], offsetof(Iface, fn) + NFN * sizeof(void*));
+    // The table's length is not in the table, and QNN builds it on the heap: copy the header and
+    // the slots that point into the real library's code, at most NFN (2.51's table holds more
+    // than 64 functions, the 2.37 caller indexes fewer), stopping at the first that does not.
+    memcpy(&g_iface, list[0], offsetof(Iface, fn));
+    Dl_info lib;
+    if (!dladdr((void*)gp, &lib)) return 1;
+    int slots = 0;
+    for (; slots < NFN; slots++) {
+      Dl_info at;
+      void* fn = list[0]->fn[slots];
+      if (!fn || !dladdr(fn, &at) || at.dli_fbase != lib.dli_fbase) break;
+      g_iface.fn[slots] = fn;
+    }
+    if (slots <= IDX_DEVICE_SET_CONFIG) {
+      fprintf(stderr, "[qnnhtp-shim] the real interface table has %d slots, fewer than the device calls'\n", slots);
+      return 1;
+    }
     g_realCreate = (DevCreateFn)g_iface.fn[IDX_DEVICE_CREATE];
     g_realSetConfig = (DevSetConfigFn)g_iface.fn[IDX_DEVICE_SET_CONFIG];
     g_iface.fn[IDX_DEVICE_CREATE] = (void*)shim_deviceCreate;
