@@ -19,8 +19,8 @@ import {
   makeQos,
   readHeader,
   runMain,
-} from '../../src/index';
-import { STANDIN_PEOPLE } from './htpStandinModel';
+} from '../../src/rosPeer';
+import { STANDIN_PEOPLE } from './standinPeople';
 
 const USAGE = `usage: node dist/bench/src/floorProbe.js --topic IMAGE_TOPIC [--name NODE]
 
