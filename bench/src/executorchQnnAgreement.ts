@@ -11,7 +11,6 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   formatTable,
@@ -24,6 +23,11 @@ import {
 } from '../../src/index';
 import { BenchFlags, parseBenchArgs } from './benchArgs';
 import { runBench, writeBenchJson } from './benchOutput';
+import {
+  EXECUTORCH_QNN_MANIFEST,
+  QNN_SHIM_DIR,
+  wheelQnnBackend,
+} from '../../test/support/executorchQnn';
 
 const USAGE = `npm run bench:executorch-qnn [-- --photos DIR --limit N --json out.json]
 
@@ -35,24 +39,8 @@ precisions (match rate, mean box IoU, score drift), and the simulator's seconds 
 emulation's cost, not a device figure). Default photos: .cache/photos-holdout (none calibrated
 the program). ~25 s a photo.`;
 
-const OUT = packagePath('.cache', 'executorch-qnn');
-const PROGRAM = path.join(OUT, 'yolov8s-fall-executorch-qnn.manifest.json');
 const TWIN = packagePath('models', 'yolov8-fall', 'yolov8s-fall.manifest.json');
-const SHIM_DIR = path.join(OUT, 'qnn-sdk', 'lib', 'x86_64-linux-clang');
 const CHILD = 'HTP_BENCH_QNN_SHIMMED';
-
-function wheelQnnBackend(): string {
-  const lib = packagePath('.cache', 'torch-venv', 'lib');
-  const python = fs.existsSync(lib)
-    ? fs.readdirSync(lib).find((d) => d.startsWith('python3'))
-    : undefined;
-  const file = python
-    ? path.join(lib, python, 'site-packages', 'executorch', 'lib', 'libexecutorch_backend_qnn.so')
-    : '';
-  if (!fs.existsSync(file))
-    throw new Error(`ExecuTorch's QNN backend missing (${file}): run scripts/bootstrap.sh 78`);
-  return file;
-}
 
 const r3 = (v: number | null): number | null => (v === null ? null : Math.round(v * 1000) / 1000);
 
@@ -63,7 +51,7 @@ async function measure(
 ): Promise<void> {
   const photos = listPhotos(photosDir).slice(0, limit);
   if (photos.length === 0) throw new Error(`no photos in ${photosDir}`);
-  const program = await ModelPipeline.load(PROGRAM, {
+  const program = await ModelPipeline.load(EXECUTORCH_QNN_MANIFEST, {
     provider: 'htp',
     precision: 'fp32',
     threads: 2,
@@ -91,7 +79,7 @@ async function measure(
     date: new Date().toISOString(),
     cpu,
     cores: os.cpus().length,
-    program: PROGRAM,
+    program: EXECUTORCH_QNN_MANIFEST,
     placement: program.providerReport.nodesByProvider,
     photos: photos.length,
     photos_dir: photosDir,
@@ -131,7 +119,8 @@ async function main(): Promise<void> {
   const photosDir = flags.value('--photos') ?? packagePath('.cache', 'photos-holdout');
   const limit = flags.int('--limit', Number.MAX_SAFE_INTEGER, 1);
   flags.finish();
-  if (!fs.existsSync(PROGRAM)) throw new Error(`${PROGRAM} missing: run scripts/bootstrap.sh 78`);
+  if (!fs.existsSync(EXECUTORCH_QNN_MANIFEST))
+    throw new Error(`${EXECUTORCH_QNN_MANIFEST} missing: run scripts/bootstrap.sh 78`);
   if (process.env[CHILD] === '1') return measure(photosDir, limit, args.jsonPath);
   // The library path is read when the process starts: again, with the shim first on it.
   const r = spawnSync(process.execPath, [__filename, ...argv], {
@@ -139,7 +128,7 @@ async function main(): Promise<void> {
     env: {
       ...process.env,
       [CHILD]: '1',
-      LD_LIBRARY_PATH: SHIM_DIR,
+      LD_LIBRARY_PATH: QNN_SHIM_DIR,
       HTP_EXECUTORCH_QNN_BACKEND: wheelQnnBackend(),
     },
   });

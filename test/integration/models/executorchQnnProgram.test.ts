@@ -16,30 +16,20 @@ import { ModelPipeline } from '../../../src/pipeline/modelPipeline';
 import type { ProviderReport } from '../../../src/engine/engineSession';
 import { boxIou } from '../../support/boxIou';
 import { runCli } from '../../support/cliRun';
+import {
+  EXECUTORCH_QNN_DIR,
+  EXECUTORCH_QNN_MANIFEST,
+  QNN_SHIM_DIR,
+  wheelQnnBackend,
+} from '../../support/executorchQnn';
 import { repoPath } from '../../support/paths';
 import { photoFrame } from '../../support/photos';
 
-const OUT = repoPath('.cache', 'executorch-qnn');
-const PROGRAM = path.join(OUT, 'yolov8s-fall-executorch-qnn.manifest.json');
-const SHIM_DIR = path.join(OUT, 'qnn-sdk', 'lib', 'x86_64-linux-clang');
+const OUT = EXECUTORCH_QNN_DIR;
+const PROGRAM = EXECUTORCH_QNN_MANIFEST;
+const SHIM_DIR = QNN_SHIM_DIR;
 const TWIN = repoPath('models', 'yolov8-fall', 'yolov8s-fall.manifest.json');
 const PHOTO = 'person.jpg';
-
-/** The wheel's QNN backend for ExecuTorch (x86-64 only: the aarch64 wheel has none). */
-function wheelQnnBackend(): string {
-  const lib = repoPath('.cache', 'torch-venv', 'lib');
-  const python = fs.existsSync(lib)
-    ? fs.readdirSync(lib).find((d) => d.startsWith('python3'))
-    : undefined;
-  const file = python
-    ? path.join(lib, python, 'site-packages', 'executorch', 'lib', 'libexecutorch_backend_qnn.so')
-    : '';
-  assert.ok(
-    fs.existsSync(file),
-    `ExecuTorch's QNN backend missing (${file}): run scripts/bootstrap.sh 78`,
-  );
-  return file;
-}
 
 interface ChildAnswer {
   readonly error?: { code: string; message: string };
