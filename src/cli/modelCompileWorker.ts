@@ -10,6 +10,7 @@ import type { Frame } from '../core/frame';
 import { compileHtpContext, type CompileReport } from './compile/compileHtpContext';
 import type { Precision } from '../pipeline/runtimeChoices';
 import { loadRgbFrame } from '../photos/photoFrames';
+import { printMarked } from './qnnChildProcess';
 
 export const WORKER_MARK = 'HTP_COMPILE_RESULT ';
 
@@ -58,7 +59,7 @@ async function work(req: WorkerRequest): Promise<CompileReport> {
 }
 
 function print(result: WorkerResult): void {
-  process.stdout.write(`\n${WORKER_MARK}${JSON.stringify(result)}\n`);
+  printMarked(WORKER_MARK, result);
 }
 
 if (require.main === module) {

@@ -32,3 +32,8 @@ export function runMarkedChild(
   const last = (r.stderr ?? '').trim().split('\n').pop() ?? '';
   return { ok: false, death: `${how}${last ? `: ${last}` : ''}` };
 }
+
+/** The child's side: `value` as the one line `<mark><JSON>` that runMarkedChild looks for. */
+export function printMarked(mark: string, value: unknown): void {
+  process.stdout.write(`\n${mark}${JSON.stringify(value)}\n`);
+}

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { findModelManifests } from '../../config/findModelManifests';
 import { loadModelManifest } from '../../config/modelManifest';
 import { forwardMethod, isPteFile, readPteProgram } from '../../engine/readPteProgram';
-import { runMarkedChild } from '../qnnChildProcess';
+import { printMarked, runMarkedChild } from '../qnnChildProcess';
 import { type DoctorRow, fail } from './doctorRow';
 
 const PROBE_MARK = 'HTP_DOCTOR_QNN_PROGRAM ';
@@ -67,5 +67,5 @@ export function qnnProgramRows(modelsDir: string): DoctorRow[] {
 
 /** What the probe prints: the row, after a marker, on one line of its stdout. */
 export function printQnnProgramRow(row: DoctorRow): void {
-  process.stdout.write(`\n${PROBE_MARK}${JSON.stringify(row)}\n`);
+  printMarked(PROBE_MARK, row);
 }

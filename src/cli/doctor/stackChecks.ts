@@ -13,7 +13,7 @@ import { nativeAddon } from '../../engine/nativeAddon';
 import { introspectedFromOnnx } from '../../model/deriveManifest';
 import { readModelFileInfo } from '../executorch/describeProgram';
 import { loadRclnodejs } from '../../ros/rosEnvironment';
-import { runMarkedChild } from '../qnnChildProcess';
+import { printMarked, runMarkedChild } from '../qnnChildProcess';
 import { type DoctorRow, fail, ok } from './doctorRow';
 
 const ROS_FIX =
@@ -235,5 +235,5 @@ export function offloadCheckName(simulated: boolean): string {
 
 /** What the probe prints: the row, after a marker, on one line of its stdout. */
 export function printProbeRow(row: DoctorRow): void {
-  process.stdout.write(`\n${PROBE_MARK}${JSON.stringify(row)}\n`);
+  printMarked(PROBE_MARK, row);
 }
