@@ -304,7 +304,8 @@ class ModuleProgram : public PteProgram {
       planned += *size;
     }
     if (describe_only) return;
-    if (std::find(backends_.begin(), backends_.end(), "QnnBackend") != backends_.end()) LoadQnnBackend(path, qnn_dir);
+    const bool delegates_to_qnn = std::find(backends_.begin(), backends_.end(), "QnnBackend") != backends_.end();
+    if (delegates_to_qnn) LoadQnnBackend(path, qnn_dir);
     if (threads > 0) {
       auto* pool = executorch::extension::threadpool::get_threadpool();
       if (pool != nullptr && pool->get_thread_count() != static_cast<size_t>(threads))
@@ -316,8 +317,7 @@ class ModuleProgram : public PteProgram {
       // A delegate that is not registered is a missing library, not a broken file; a QNN runtime
       // that refuses the backend is an accelerator that cannot be used.
       bool unavailable = why.find("is not registered") != std::string::npos;
-      const std::string qnn = std::find(backends_.begin(), backends_.end(), "QnnBackend") != backends_.end() &&
-                                      why.find("QnnBackend") != std::string::npos
+      const std::string qnn = delegates_to_qnn && why.find("QnnBackend") != std::string::npos
                                   ? QnnInitDiagnosis(&unavailable)
                                   : std::string();
       throw EngineError(unavailable ? "ERR_PROVIDER_UNAVAILABLE" : "ERR_MODEL_INVALID",

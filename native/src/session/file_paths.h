@@ -14,6 +14,12 @@ inline bool IsRegularFile(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+// The folder part of `file` ("" when it names none).
+inline std::string DirectoryOf(const std::string& file) {
+  const size_t slash = file.rfind('/');
+  return slash == std::string::npos ? "" : file.substr(0, slash);
+}
+
 // The folder of the loaded library holding `address` (symlinks resolved), or "" when the dynamic
 // loader cannot say: where a library finds the files installed beside it.
 inline std::string LibraryDirectoryOf(const void* address) {
@@ -22,8 +28,7 @@ inline std::string LibraryDirectoryOf(const void* address) {
   char* real = realpath(info.dli_fname, nullptr);
   const std::string file = real != nullptr ? real : info.dli_fname;
   std::free(real);
-  const size_t slash = file.rfind('/');
-  return slash == std::string::npos ? "" : file.substr(0, slash);
+  return DirectoryOf(file);
 }
 
 }  // namespace htp

@@ -93,10 +93,8 @@ std::string ExecuTorchVersion(std::string* why) {
 
 PteRunner::PteRunner(const LoadSpec& spec) {
   // On the CPU provider a QNN-delegated program still finds QNN by the loader's path alone.
-  const std::string& lib = spec.provider_library;
-  const size_t slash = lib.rfind('/');
   program_ = Open(spec.model_path, spec.threads, false,
-                  spec.provider == "htp" && slash != std::string::npos ? lib.substr(0, slash) : std::string());
+                  spec.provider == "htp" ? DirectoryOf(spec.provider_library) : std::string());
   // The runtime names the delegates the method uses, not how much of it each takes: the facade
   // counts delegate and kernel calls in the program's instructions (src/engine/readPteProgram.ts).
   placement_.known = false;

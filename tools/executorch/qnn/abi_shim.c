@@ -26,7 +26,7 @@ typedef struct {
   uint32_t backendId;
   const char* providerName;
   Ver core, backend;
-  void* fn[64];  // QNN_INTERFACE_VER_TYPE (2.x): 48 entries; extra room is harmless for copy
+  void* fn[64];  // the slots copied: at most NFN, see QnnInterface_getProviders
 } Iface;
 
 typedef Qnn_ErrorHandle_t (*GetProvidersFn)(const Iface***, uint32_t*);
