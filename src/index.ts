@@ -104,14 +104,11 @@ export { listPhotos, loadRgbFrame } from './photos/photoFrames';
 
 // ROS: loading rclnodejs (lazily: importing this module loads nothing), taking raw images, CDR
 // messages the nodes publish, and what the frame nodes are started with and time per frame.
-export { loadRclnodejs, runMain } from './ros/rosEnvironment';
+// What a bare ROS 2 peer needs (rclnodejs, QoS, CDR reader and header, Detection2DArray) is the
+// second entry, rosPeer.ts, whose list this one includes.
+export * from './rosPeer';
 export { ImageIntake } from './ros/imageIntake';
-export { makeQos } from './ros/qosProfile';
-export { CdrReader } from './ros/codecs/cdrReader';
-export { readHeader } from './ros/codecs/headerCodec';
 export { stampMs } from './ros/rosHeader';
-export { detection2DArray } from './ros/visionMessages';
-export { encodeDetection2DArray } from './ros/codecs/detectionArrayCodec';
 export { detection3DArray, personPose3DArray } from './ros/spatialMessages';
 export { encodeDetection3DArray, encodePersonPose3DArray } from './ros/codecs/spatialCodec';
 export { spatialMarkers } from './ros/spatialMarkers';
