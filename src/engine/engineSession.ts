@@ -28,6 +28,7 @@ import type {
   NativeSession,
   NativeSessionInfo,
   NativeTensorInfo,
+  OutputWrites,
 } from './nativeAddon';
 import { nativeAddon, type ModelRuntime } from './nativeAddon';
 import { HTP_BACKEND, programPlacement } from './programPlacement';
@@ -302,6 +303,19 @@ export class EngineSession {
       modelSource: this.info.modelSource,
       contextCacheWritten: this.info.contextCacheWritten,
     };
+  }
+
+  /**
+   * The outputs the runtime writes straight into the memory each result hands over; the others
+   * are copied out of the runtime's memory after every run (a symbolic dimension, float16).
+   */
+  get outputsInPlace(): readonly string[] {
+    return this.info.outputsInPlace;
+  }
+
+  /** Outputs of all runs so far: written in place by the runtime, or copied out of its memory. */
+  get outputWrites(): OutputWrites {
+    return this.native.outputWrites();
   }
 
   get power(): VoterStats {

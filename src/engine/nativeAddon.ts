@@ -36,6 +36,11 @@ export interface NativeSessionInfo extends NativeModelInfo {
   runtime: ModelRuntime;
   /** The backends an ExecuTorch program delegates to, as its runtime names them; [] for ONNX. */
   delegates: string[];
+  /**
+   * The outputs the runtime writes straight into the memory handed to JS (their sizes known
+   * before a run, their type returned as it is); the others are copied out after each run.
+   */
+  outputsInPlace: string[];
   /** context_cache: a QNN EP context binary; pte: an ExecuTorch program. */
   modelSource: 'onnx' | 'context_cache' | 'pte';
   contextCacheWritten: boolean;
@@ -109,6 +114,13 @@ export interface NativeSession {
   readonly inFlight: number;
   /** The session's CPU arena after its last run; null before it, or without statistics. */
   arenaUsage(): ArenaUsage | null;
+  /** Outputs of all runs so far, written in place or copied (see NativeSessionInfo.outputsInPlace). */
+  outputWrites(): OutputWrites;
+}
+
+export interface OutputWrites {
+  readonly inPlace: number;
+  readonly copied: number;
 }
 
 /**

@@ -57,6 +57,15 @@ def cast_f16(path):
     save(g, path)
 
 
+def nonzero(path):
+    """images [1,3,8,8] float32 -> NonZero -> where [4, n] int64: an output whose size only the run knows."""
+    g = helper.make_graph(
+        [helper.make_node("NonZero", ["images"], ["where"], name="nonzero0")], "nonzero",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, 8, 8])],
+        [helper.make_tensor_value_info("where", TensorProto.INT64, [4, "n"])])
+    save(g, path)
+
+
 def qdq_conv(path):
     """A QDQ-quantized conv (what the HTP wants): float IO, uint8 activations inside."""
     rng = np.random.default_rng(11)
@@ -126,6 +135,7 @@ def main():
     identity(os.path.join(out, "rank3.onnx"), TensorProto.FLOAT, [1, 3, 16])
     identity(os.path.join(out, "id_f64.onnx"), TensorProto.DOUBLE, [1, 3, 8, 8])
     cast_f16(os.path.join(out, "cast_f16.onnx"))
+    nonzero(os.path.join(out, "nonzero.onnx"))
     qdq_conv(os.path.join(out, "qdq_conv.onnx"))
     qdq_mixed(os.path.join(out, "qdq_mixed.onnx"))
     qdq_dynamic_batch(os.path.join(out, "qdq_dynbatch.onnx"))

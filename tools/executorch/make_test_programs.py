@@ -8,6 +8,9 @@ Writes:
                      and the linear layer become XNNPACK delegate calls, argmax and the float16
                      cast stay on ExecuTorch's CPU kernels (placement the tests check)
   tiny_portable.pte  the same network without a delegate: every operator a kernel call
+  tiny_xnnpack_unplanned.pte
+                     tiny_xnnpack.pte with no memory planned for its outputs
+                     (alloc_graph_output=False): the runtime writes them where the engine says
   tiny_expected.json the input the tests feed (a 32x32 rgb8 frame, stretched 1:1, scaled 1/255)
                      and PyTorch's eager outputs for it
 
@@ -21,7 +24,8 @@ from pathlib import Path
 
 import torch
 from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
-from executorch.exir import to_edge_transform_and_lower
+from executorch.exir import ExecutorchBackendConfig, to_edge_transform_and_lower
+from executorch.exir.passes import MemoryPlanningPass
 
 SIZE = 32
 
@@ -61,6 +65,10 @@ def main(out_dir: Path):
     out_dir.mkdir(parents=True, exist_ok=True)
     xnnpack = to_edge_transform_and_lower(exported, partitioner=[XnnpackPartitioner()]).to_executorch()
     (out_dir / "tiny_xnnpack.pte").write_bytes(xnnpack.buffer)
+    unplanned = to_edge_transform_and_lower(
+        torch.export.export(model, (x,)), partitioner=[XnnpackPartitioner()]
+    ).to_executorch(ExecutorchBackendConfig(memory_planning_pass=MemoryPlanningPass(alloc_graph_output=False)))
+    (out_dir / "tiny_xnnpack_unplanned.pte").write_bytes(unplanned.buffer)
     portable = to_edge_transform_and_lower(torch.export.export(model, (x,))).to_executorch()
     (out_dir / "tiny_portable.pte").write_bytes(portable.buffer)
     with torch.no_grad():

@@ -38,6 +38,7 @@ Napi::Function EngineSession::Define(Napi::Env env) {
                                   InstanceMethod("setDynamicOptions", &EngineSession::SetDynamicOptions),
                                   InstanceMethod("dispose", &EngineSession::Dispose),
                                   InstanceMethod("arenaUsage", &EngineSession::ArenaUsageJs),
+                                  InstanceMethod("outputWrites", &EngineSession::OutputWritesJs),
                                   InstanceAccessor("inFlight", &EngineSession::InFlight, nullptr)});
   env.SetInstanceData<Constructor>(new Constructor{Napi::Persistent(f)});
   return f;
@@ -149,6 +150,14 @@ Napi::Value EngineSession::ArenaUsageJs(const Napi::CallbackInfo& info) {
   o.Set("inUseBytes", static_cast<double>(u.in_use_bytes));
   o.Set("peakInUseBytes", static_cast<double>(u.peak_in_use_bytes));
   o.Set("extensions", static_cast<double>(u.extensions));
+  return o;
+}
+
+Napi::Value EngineSession::OutputWritesJs(const Napi::CallbackInfo& info) {
+  const SessionCore::OutputWrites w = core_->output_writes();
+  Napi::Object o = Napi::Object::New(info.Env());
+  o.Set("inPlace", static_cast<double>(w.in_place));
+  o.Set("copied", static_cast<double>(w.copied));
   return o;
 }
 

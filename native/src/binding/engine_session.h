@@ -15,6 +15,9 @@
 //   session.setDynamicOptions(obj)  sync  -> throws Error{code} (ERR_DISPOSED, ERR_RUNTIME)
 //   session.dispose()               sync  -> throws ERR_BUSY while a run is in flight; idempotent
 //   session.inFlight                sync  -> number of runs not yet settled
+//   session.outputWrites()          sync  -> {inPlace, copied}: the outputs of all runs so far the
+//                                            runtime wrote straight into the memory handed to JS,
+//                                            and those copied out of its own afterwards
 //   session.arenaUsage()            sync  -> {reservedBytes, inUseBytes, peakInUseBytes, extensions}
 //                                            of the session's CPU arena after its last run, or null
 //                                            (no run yet, no statistics); never waits on a run
@@ -44,6 +47,7 @@ class EngineSession : public Napi::ObjectWrap<EngineSession> {
   Napi::Value Dispose(const Napi::CallbackInfo& info);
   Napi::Value InFlight(const Napi::CallbackInfo& info);
   Napi::Value ArenaUsageJs(const Napi::CallbackInfo& info);
+  Napi::Value OutputWritesJs(const Napi::CallbackInfo& info);
   void CheckLive(Napi::Env env) const;
 
   std::shared_ptr<SessionCore> core_;

@@ -69,6 +69,9 @@ Napi::Object SessionInfoToJs(Napi::Env env, const SessionCore& c) {
   Napi::Array delegates = Napi::Array::New(env, c.delegates().size());
   for (uint32_t i = 0; i < c.delegates().size(); ++i) delegates.Set(i, c.delegates()[i]);
   o.Set("delegates", delegates);
+  Napi::Array in_place = Napi::Array::New(env, c.outputs_in_place().size());
+  for (uint32_t i = 0; i < c.outputs_in_place().size(); ++i) in_place.Set(i, c.outputs_in_place()[i]);
+  o.Set("outputsInPlace", in_place);
   o.Set("modelSource", c.model_source());
   o.Set("contextCacheWritten", c.context_cache_written());
   return o;

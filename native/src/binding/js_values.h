@@ -11,7 +11,7 @@ namespace htp {
 Napi::Object ModelDescToJs(Napi::Env env, const ModelDesc& model);
 
 // ModelDescToJs plus {providers: {requested, assignmentKnown, note, counts, cpuNodes}, runtime, delegates,
-// modelSource, contextCacheWritten}.
+// outputsInPlace, modelSource, contextCacheWritten}.
 Napi::Object SessionInfoToJs(Napi::Env env, const SessionCore& core);
 
 // A run's result packed as [numbers: Float64Array, data0: ArrayBuffer, data1, ...], the outputs in

@@ -283,7 +283,9 @@ class ModuleProgram : public PteProgram {
         d.name = "output_" + std::to_string(i);  // type 0: not a tensor, refused by the facade
       }
       model_.outputs.push_back(d);
+      caller_output_bytes_.push_back(t.ok() && !t->is_memory_planned() ? t->nbytes() : 0);
     }
+    own_output_memory_.resize(caller_output_bytes_.size());
     for (size_t i = 0; i < meta->num_backends(); ++i) {
       auto b = meta->get_backend_name(i);
       // One entry per delegate instance: a backend that takes two subgraphs is named twice.
@@ -327,8 +329,11 @@ class ModuleProgram : public PteProgram {
 
   const ModelDesc& model() const override { return model_; }
   const std::vector<std::string>& backends() const override { return backends_; }
+  const std::vector<size_t>& caller_output_bytes() const override { return caller_output_bytes_; }
 
-  std::vector<PteTensorView> Execute(void* input, const std::vector<int64_t>& shape, int type) override {
+  std::vector<PteTensorView> Execute(void* input, const std::vector<int64_t>& shape, int type,
+                                     const std::vector<void*>& output_memory) override {
+    PointOutputs(output_memory);
     ScalarType st;
     if (!ScalarTypeOf(type, &st))
       throw EngineError("ERR_RUNTIME", "ExecuTorch input of ONNX element type " + std::to_string(type) + " is not fed");
@@ -363,6 +368,29 @@ class ModuleProgram : public PteProgram {
   }
 
  private:
+  // Every unplanned output gets memory before each run: the caller's block, else our own.
+  void PointOutputs(const std::vector<void*>& output_memory) {
+    for (size_t i = 0; i < caller_output_bytes_.size(); ++i) {
+      const size_t bytes = caller_output_bytes_[i];
+      if (bytes == 0) continue;
+      void* where = i < output_memory.size() ? output_memory[i] : nullptr;
+      if (where == nullptr) {
+        own_output_memory_[i].resize(bytes);
+        where = own_output_memory_[i].data();
+      }
+      // Module::set_output reads only the tensor's data pointer and byte count: a flat byte view
+      // of the block says both.
+      executorch::aten::SizesType size = static_cast<executorch::aten::SizesType>(bytes);
+      executorch::aten::DimOrderType order = 0;
+      executorch::aten::StridesType stride = 1;
+      executorch::aten::TensorImpl impl(ScalarType::Byte, 1, &size, where, &order, &stride);
+      const Error e = module_->set_output(EValue(executorch::aten::Tensor(&impl)), i);
+      if (e != Error::Ok)
+        throw EngineError("ERR_RUNTIME", "inference failed: ExecuTorch refused memory for output_" +
+                                             std::to_string(i) + ": " + Explain(e));
+    }
+  }
+
   std::string path_;
   std::unique_ptr<Module> module_;
   ModelDesc model_;
@@ -370,6 +398,8 @@ class ModuleProgram : public PteProgram {
   std::vector<int32_t> sizes_, strides_;
   std::vector<uint8_t> dim_order_;
   std::vector<EValue> outputs_;
+  std::vector<size_t> caller_output_bytes_;
+  std::vector<std::vector<uint8_t>> own_output_memory_;
 };
 
 }  // namespace

@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "session/engine_error.h"
-#include "session/model_desc.h"
 
 namespace htp {
 
@@ -44,6 +43,28 @@ float HalfToFloat(uint16_t h) {
   float f;
   std::memcpy(&f, &bits, sizeof f);
   return f;
+}
+
+size_t InPlaceBytes(const TensorDesc& output) {
+  if (output.type == kElementFloat16) return 0;
+  size_t bytes = HostElementBytes(output.type);
+  if (bytes == 0) return 0;
+  for (int64_t d : output.dims) {
+    if (d <= 0) return 0;
+    bytes *= static_cast<size_t>(d);
+  }
+  return bytes;
+}
+
+HostTensor InPlaceOutput(const TensorDesc& desc, RecycledBuffer block) {
+  HostTensor t;
+  t.name = desc.name;
+  t.dims = desc.dims;
+  t.type = desc.type;
+  t.bytes = InPlaceBytes(desc);
+  t.data = std::move(block);
+  t.in_place = true;
+  return t;
 }
 
 HostTensor CopyToHost(std::string name, std::vector<int64_t> dims, int type, const void* src, size_t elements) {

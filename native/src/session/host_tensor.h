@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "memory/recycled_blocks.h"
+#include "session/model_desc.h"
 
 namespace htp {
 
@@ -13,18 +14,28 @@ struct HostTensor {
   std::string name;
   std::vector<int64_t> dims;
   int type = 0;  // the model's ONNX element code: float16 stays float16 though the bytes are float32
-  // The output's bytes copied out of the runtime's memory on the worker (float16 widened to
-  // float32): JS keeps an output until V8 collects it, which may be minutes, and in ONNX Runtime's
+  // The output's bytes, in a block of OutputBlocks(): written there by the runtime itself where it
+  // can (InPlaceBytes), else copied out of the runtime's memory on the worker (float16 widened to
+  // float32). JS keeps an output until V8 collects it, which may be minutes, and in ONNX Runtime's
   // arena each one held a chunk that long, so the arena grew to hold them and RSS with it
-  // (bench:soak --container: +39 MB in an hour). From OutputBlocks(): the blocks of collected
-  // outputs are reused, so a copy costs a memcpy, not a fresh mapping's page faults.
+  // (bench:soak --container: +39 MB in an hour). The blocks of collected outputs are reused, so
+  // an output costs neither arena growth nor a fresh mapping's page faults.
   RecycledBuffer data;
   size_t bytes = 0;
+  bool in_place = false;  // the runtime wrote it there itself (InPlaceOutput), nothing was copied
   void* Data() { return data.data(); }
 };
 
 // Bytes per element of the tensors a run hands to JS (float16 arrives widened); 0: not returned.
 size_t HostElementBytes(int type);
+
+// The bytes of an output a runtime can write straight into a block of OutputBlocks() (its dims
+// all known before the run, its type one the engine returns as it is); 0 when it cannot: a
+// symbolic or data-dependent dimension, float16 (widened, so copied), a type not returned.
+size_t InPlaceBytes(const TensorDesc& output);
+
+// An output the runtime wrote into `block` (InPlaceBytes(desc) bytes of OutputBlocks()).
+HostTensor InPlaceOutput(const TensorDesc& desc, RecycledBuffer block);
 
 // Copies `elements` values of ONNX element code `type` from `src` into a block of OutputBlocks(),
 // widening float16 to float32. Throws EngineError ERR_RUNTIME for a type the engine does not

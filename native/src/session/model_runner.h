@@ -55,6 +55,9 @@ class ModelRunner {
   virtual bool context_cache_written() const { return false; }
   // The backends an ExecuTorch program delegates to (XnnpackBackend, QnnBackend, ...), by name.
   virtual std::vector<std::string> delegates() const { return {}; }
+  // The outputs the runtime writes straight into the blocks handed to JS (InPlaceBytes), by name;
+  // the others are copied out of its memory after each run.
+  virtual std::vector<std::string> outputs_in_place() const { return {}; }
   // Worker thread, under SessionCore's run lock: runs the model on `input` (shape and ONNX element
   // code as the spec planned) and appends every output to `outputs`, in model().outputs' order.
   virtual void Run(void* input, size_t input_bytes, const std::vector<int64_t>& shape, int input_type,

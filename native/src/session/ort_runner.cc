@@ -116,7 +116,11 @@ OrtRunner::OrtRunner(const LoadSpec& s) : model_path_(s.model_path), input_name_
   if (model_source_ == "onnx" && !s.context_cache_path.empty() && qnn)
     context_cache_written_ = IsRegularFile(s.context_cache_path);
   model_ = DescribeSession(*session_);
-  for (const auto& o : model_.outputs) output_names_.push_back(o.name);
+  for (const auto& o : model_.outputs) {
+    output_names_.push_back(o.name);
+    in_place_bytes_.push_back(InPlaceBytes(o));
+  }
+  cpu_memory_ = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);
   ReadPlacement();
   // A QNN backend that cannot initialise only logs, and ONNX Runtime hands every node to the
   // CPU: for the GPU, asked for by name, that is a refusal in the backend's own words.
@@ -199,26 +203,52 @@ ArenaUsage OrtRunner::arena_usage() const {
 void OrtRunner::Run(void* input, size_t input_bytes, const std::vector<int64_t>& shape, int input_type,
                     const KeyValues& run_options, std::vector<HostTensor>* outputs) {
   try {
-    auto mem = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);
-    Ort::Value in = Ort::Value::CreateTensor(mem, input, input_bytes, shape.data(), shape.size(),
+    Ort::Value in = Ort::Value::CreateTensor(cpu_memory_, input, input_bytes, shape.data(), shape.size(),
                                              static_cast<ONNXTensorElementDataType>(input_type));
     Ort::RunOptions ro;
     for (const auto& [k, v] : run_options) ro.AddConfigEntry(k.c_str(), v.c_str());
-    const char* in_name = input_name_.c_str();
-    std::vector<const char*> out_names;
-    for (const auto& n : output_names_) out_names.push_back(n.c_str());
-    std::vector<Ort::Value> values = session_->Run(ro, &in_name, &in, 1, out_names.data(), out_names.size());
+    Ort::IoBinding binding(*session_);
+    binding.BindInput(input_name_.c_str(), in);
+    // Outputs of known size go straight into the blocks JS will own; the rest ONNX Runtime
+    // allocates in its arena and we copy out below.
+    std::vector<RecycledBuffer> blocks(output_names_.size());
+    for (size_t i = 0; i < output_names_.size(); ++i) {
+      const TensorDesc& o = model_.outputs[i];
+      if (in_place_bytes_[i] == 0) {
+        binding.BindOutput(output_names_[i].c_str(), cpu_memory_);
+        continue;
+      }
+      blocks[i] = RecycledBuffer(OutputBlocks(), in_place_bytes_[i]);
+      Ort::Value v = Ort::Value::CreateTensor(cpu_memory_, blocks[i].data(), in_place_bytes_[i], o.dims.data(),
+                                              o.dims.size(), static_cast<ONNXTensorElementDataType>(o.type));
+      binding.BindOutput(output_names_[i].c_str(), v);
+    }
+    session_->Run(ro, binding);
+    std::vector<Ort::Value> values = binding.GetOutputValues();
+    binding.ClearBoundOutputs();
     for (size_t i = 0; i < values.size(); ++i) {
-      auto info = values[i].GetTensorTypeAndShapeInfo();
-      // Each value goes back to the arena as soon as it is copied, not when V8 collects the output.
-      outputs->push_back(CopyToHost(output_names_[i], info.GetShape(), static_cast<int>(info.GetElementType()),
-                                    values[i].GetTensorRawData(), info.GetElementCount()));
+      const void* data = values[i].GetTensorRawData();
+      if (blocks[i].data() != nullptr && data == blocks[i].data()) {
+        outputs->push_back(InPlaceOutput(model_.outputs[i], std::move(blocks[i])));
+      } else {
+        auto info = values[i].GetTensorTypeAndShapeInfo();
+        // Each value goes back to the arena as soon as it is copied, not when V8 collects the output.
+        outputs->push_back(CopyToHost(output_names_[i], info.GetShape(), static_cast<int>(info.GetElementType()),
+                                      data, info.GetElementCount()));
+      }
       values[i] = Ort::Value(nullptr);
     }
     ReadArena();
   } catch (const Ort::Exception& e) {
     throw EngineError("ERR_RUNTIME", std::string("inference failed: ") + e.what());
   }
+}
+
+std::vector<std::string> OrtRunner::outputs_in_place() const {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < output_names_.size(); ++i)
+    if (in_place_bytes_[i] > 0) names.push_back(output_names_[i]);
+  return names;
 }
 
 void OrtRunner::SetDynamicOptions(const KeyValues& options) {

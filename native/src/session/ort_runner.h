@@ -34,6 +34,7 @@ class OrtRunner : public ModelRunner {
            const KeyValues& run_options, std::vector<HostTensor>* outputs) override;
   void SetDynamicOptions(const KeyValues& options) override;
   ArenaUsage arena_usage() const override;
+  std::vector<std::string> outputs_in_place() const override;
 
  private:
   void ReadPlacement();
@@ -49,6 +50,9 @@ class OrtRunner : public ModelRunner {
   ModelDesc model_;
   Placement placement_;
   std::vector<std::string> output_names_;
+  // Per output, InPlaceBytes: bound to a block of ours before each run (IoBinding), else 0.
+  std::vector<size_t> in_place_bytes_;
+  Ort::MemoryInfo cpu_memory_{nullptr};
   std::string input_name_;
   std::string model_source_ = "onnx";
   bool context_cache_written_ = false;

@@ -30,9 +30,17 @@ class PteProgram {
   // The backends the method delegates to, by the names they registered with (XnnpackBackend,
   // QnnBackend, ...): from the program's own record, as the runtime reads it.
   virtual const std::vector<std::string>& backends() const = 0;
+  // Per output, its bytes when the program plans no memory for it (exported with
+  // alloc_graph_output=False): it writes that output wherever the caller says; 0 for an output in
+  // the program's planned memory, which the views point into.
+  virtual const std::vector<size_t>& caller_output_bytes() const = 0;
   // Worker thread, one at a time: runs the method on `input` (the preprocessed tensor, ONNX
-  // element code `type`). Throws EngineError ERR_RUNTIME.
-  virtual std::vector<PteTensorView> Execute(void* input, const std::vector<int64_t>& shape, int type) = 0;
+  // element code `type`). `output_memory`: per output, nullptr or a block of
+  // caller_output_bytes()[i] bytes the program writes that output into (its view then points
+  // there); an unplanned output given none goes to the plug-in's own memory. Throws EngineError
+  // ERR_RUNTIME.
+  virtual std::vector<PteTensorView> Execute(void* input, const std::vector<int64_t>& shape, int type,
+                                             const std::vector<void*>& output_memory) = 0;
 };
 
 // What a failed open says: a stable code (ERR_MODEL_INVALID, ERR_PROVIDER_UNAVAILABLE, ...) and

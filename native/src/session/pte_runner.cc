@@ -99,16 +99,40 @@ PteRunner::PteRunner(const LoadSpec& spec) {
   // counts delegate and kernel calls in the program's instructions (src/engine/readPteProgram.ts).
   placement_.known = false;
   placement_.note = "ExecuTorch records placement in the program's instructions";
+  // An unplanned output of a type we return as it is goes straight into a block JS will own.
+  const std::vector<size_t>& caller = program_->caller_output_bytes();
+  for (size_t i = 0; i < program_->model().outputs.size(); ++i) {
+    const size_t bytes = i < caller.size() ? caller[i] : 0;
+    in_place_bytes_.push_back(bytes > 0 && InPlaceBytes(program_->model().outputs[i]) == bytes ? bytes : 0);
+  }
 }
 
 void PteRunner::Run(void* input, size_t, const std::vector<int64_t>& shape, int input_type, const KeyValues&,
                     std::vector<HostTensor>* outputs) {
-  const std::vector<PteTensorView> views = program_->Execute(input, shape, input_type);
   const ModelDesc& m = program_->model();
+  std::vector<RecycledBuffer> blocks(in_place_bytes_.size());
+  std::vector<void*> memory(in_place_bytes_.size(), nullptr);
+  for (size_t i = 0; i < in_place_bytes_.size(); ++i) {
+    if (in_place_bytes_[i] == 0) continue;
+    blocks[i] = RecycledBuffer(OutputBlocks(), in_place_bytes_[i]);
+    memory[i] = blocks[i].data();
+  }
+  const std::vector<PteTensorView> views = program_->Execute(input, shape, input_type, memory);
   for (size_t i = 0; i < views.size(); ++i) {
     const std::string name = i < m.outputs.size() ? m.outputs[i].name : "output_" + std::to_string(i);
-    outputs->push_back(CopyToHost(name, views[i].dims, views[i].type, views[i].data, views[i].elements));
+    if (i < blocks.size() && blocks[i].data() != nullptr && views[i].data == blocks[i].data()) {
+      outputs->push_back(InPlaceOutput(m.outputs[i], std::move(blocks[i])));
+    } else {
+      outputs->push_back(CopyToHost(name, views[i].dims, views[i].type, views[i].data, views[i].elements));
+    }
   }
+}
+
+std::vector<std::string> PteRunner::outputs_in_place() const {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < in_place_bytes_.size(); ++i)
+    if (in_place_bytes_[i] > 0) names.push_back(program_->model().outputs[i].name);
+  return names;
 }
 
 void PteRunner::SetDynamicOptions(const KeyValues& options) {

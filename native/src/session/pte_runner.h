@@ -35,9 +35,12 @@ class PteRunner : public ModelRunner {
   void Run(void* input, size_t input_bytes, const std::vector<int64_t>& shape, int input_type,
            const KeyValues& run_options, std::vector<HostTensor>* outputs) override;
   void SetDynamicOptions(const KeyValues& options) override;
+  std::vector<std::string> outputs_in_place() const override;
 
  private:
   std::unique_ptr<PteProgram> program_;
+  // Per output, InPlaceBytes when the program writes it where we say (caller_output_bytes), else 0.
+  std::vector<size_t> in_place_bytes_;
   Placement placement_;
   std::string model_source_ = "pte";
 };

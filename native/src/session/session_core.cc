@@ -76,6 +76,7 @@ SessionCore::SessionCore(const LoadSpec& s) : spec_(s) {
   model_source_ = runner_->model_source();
   context_cache_written_ = runner_->context_cache_written();
   delegates_ = runner_->delegates();
+  outputs_in_place_ = runner_->outputs_in_place();
   runtime_name_ = runner_->runtime();
   CheckInput();
   ResolvePeaksOutput();
@@ -144,6 +145,7 @@ RunOutput SessionCore::Run(const FrameView& frame, const Roi& roi, const KeyValu
   runner_->Run(input_buffer_.data(), input_buffer_.size(), InputShape(spec_.preprocess), spec_.input_type,
                run_options, &out.outputs);
   const auto t2 = Clock::now();
+  for (const HostTensor& t : out.outputs) (t.in_place ? in_place_writes_ : copied_writes_).fetch_add(1);
   if (peaks_index_ >= 0 && static_cast<size_t>(peaks_index_) < out.outputs.size())
     ScanPeaks(out.outputs[peaks_index_], spec_.peaks_channels_last, &out.peaks);
   out.preprocess_ms = Ms(t0, t1);

@@ -56,8 +56,15 @@ class SessionCore {
   const std::string& model_source() const { return model_source_; }
   bool context_cache_written() const { return context_cache_written_; }
   const std::vector<std::string>& delegates() const { return delegates_; }
+  const std::vector<std::string>& outputs_in_place() const { return outputs_in_place_; }
   // Never waits on a run: read from the copy the last run left.
   ArenaUsage arena_usage() const;
+  // Outputs of all runs so far: written by the runtime straight into the blocks handed to JS, or
+  // copied out of its memory afterwards (outputs_in_place() says which to expect).
+  struct OutputWrites {
+    uint64_t in_place = 0, copied = 0;
+  };
+  OutputWrites output_writes() const { return {in_place_writes_.load(), copied_writes_.load()}; }
 
  private:
   explicit SessionCore(const LoadSpec& spec);
@@ -75,11 +82,13 @@ class SessionCore {
   std::string model_source_;
   bool context_cache_written_ = false;
   std::vector<std::string> delegates_;
+  std::vector<std::string> outputs_in_place_;
   const char* runtime_name_ = "";
   std::vector<uint8_t> input_buffer_;
   // The input rectangle the last run sampled into input_buffer_: its padding is in place.
   PaddedRect padded_;
   int peaks_index_ = -1;  // in model_.outputs; -1 for none
+  std::atomic<uint64_t> in_place_writes_{0}, copied_writes_{0};
 };
 
 }  // namespace htp

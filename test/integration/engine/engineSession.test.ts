@@ -113,7 +113,7 @@ describe('EngineSession (CPU)', function () {
     s.dispose(); // idempotent
   });
 
-  it("copies its outputs out of ONNX Runtime's arena: results JS keeps hold none of it", async () => {
+  it("keeps its outputs out of ONNX Runtime's arena: results JS keeps hold none of it", async () => {
     // JS keeps a result until V8 collects it; when outputs lived in the arena, each one kept
     // alive held a chunk, and the arena grew (and RSS with it) with the results not yet collected.
     const s = await EngineSession.load({ model: model('conv.onnx'), threads: 1 });
@@ -134,6 +134,45 @@ describe('EngineSession (CPU)', function () {
     }
     assert.equal(arena(), null, 'disposed');
   });
+
+  it('ONNX Runtime writes outputs of known size straight into the blocks it hands over, and never into an earlier result', async () => {
+    const s = await EngineSession.load({ model: model('conv.onnx'), threads: 1 });
+    try {
+      assert.deepEqual([...s.outputsInPlace], ['features', 'pooled']);
+      // Two frames, alternated, every result kept: a block bound to a run that JS already holds
+      // would show as an earlier result overwritten by a later frame.
+      const frames = [rgbFrame(64, 48, 3), rgbFrame(64, 48, 9)];
+      const kept: RunResult[] = [];
+      for (let i = 0; i < 6; i++) kept.push(await s.run(frames[i % 2]!));
+      const values = (r: RunResult) => Array.from(r.outputs[0]!.data as Float32Array);
+      assert.notDeepEqual(
+        values(kept[0]!),
+        values(kept[1]!),
+        'the two frames give different features',
+      );
+      for (let i = 2; i < kept.length; i++)
+        assert.deepEqual(values(kept[i]!), values(kept[i % 2]!), `run ${i}`);
+      assert.deepEqual(s.outputWrites, { inPlace: 12, copied: 0 });
+    } finally {
+      s.dispose();
+    }
+  });
+
+  for (const [label, file, preprocess] of [
+    ['a size only the run knows', 'nonzero.onnx', { resize: 'stretch' }],
+    ['float16, widened', 'cast_f16.onnx', { resize: 'stretch' }],
+  ] as const) {
+    it(`ONNX Runtime's output is copied out when it cannot be written in place: ${label}`, async () => {
+      const s = await EngineSession.load({ model: model(file), preprocess });
+      try {
+        assert.deepEqual([...s.outputsInPlace], []);
+        await s.run(rgbFrame(8, 8));
+        assert.deepEqual(s.outputWrites, { inPlace: 0, copied: 1 });
+      } finally {
+        s.dispose();
+      }
+    });
+  }
 
   it('copies large outputs into recycled blocks: once V8 collects a result, the next run reuses its memory', async () => {
     // 3 x 160 x 160 float32 = 300 KiB, above the mmap threshold: without the pool each copy would

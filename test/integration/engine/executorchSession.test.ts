@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EngineError } from '../../../src/core/engineError';
 import type { Frame } from '../../../src/core/frame';
-import { EngineSession } from '../../../src/engine/engineSession';
+import { EngineSession, type RunResult } from '../../../src/engine/engineSession';
 import { nativeAddon } from '../../../src/engine/nativeAddon';
 import { withDeadline } from '../../../src/util/withDeadline';
 import { repoPath } from '../../support/paths';
@@ -18,6 +18,7 @@ import { tempDir } from '../../support/tempDir';
 const FIXTURES = repoPath('test', 'fixtures', 'executorch');
 const XNNPACK = path.join(FIXTURES, 'tiny_xnnpack.pte');
 const PORTABLE = path.join(FIXTURES, 'tiny_portable.pte');
+const UNPLANNED = path.join(FIXTURES, 'tiny_xnnpack_unplanned.pte');
 
 interface Expected {
   frame: { width: number; height: number };
@@ -97,6 +98,7 @@ describe('EngineSession: ExecuTorch programs (.pte)', function () {
   for (const [label, file] of [
     ['XNNPACK', XNNPACK],
     ['portable kernels only', PORTABLE],
+    ['XNNPACK, outputs not memory-planned', UNPLANNED],
   ] as const) {
     it(`${label}: gives PyTorch's outputs for the same frame (float32 within 1e-4, float16 widened)`, async () => {
       const s = await load(file);
@@ -130,6 +132,35 @@ describe('EngineSession: ExecuTorch programs (.pte)', function () {
       }
     });
   }
+
+  it('a program that plans no memory for its outputs writes them into the blocks handed over (float16 still copied, widened); a planned one is copied', async () => {
+    const planned = await load(XNNPACK);
+    const unplanned = await load(UNPLANNED);
+    try {
+      assert.deepEqual([...planned.outputsInPlace], []);
+      assert.deepEqual([...unplanned.outputsInPlace], ['output_0', 'output_1']);
+      const black = { ...fixtureFrame(), data: new Uint8Array(32 * 32 * 3) };
+      const kept: RunResult[] = [];
+      for (const frame of [fixtureFrame(), black, fixtureFrame(), black]) {
+        kept.push(await unplanned.run(frame));
+        await planned.run(frame);
+      }
+      // A block still bound to the program after JS took it would show as an earlier result
+      // overwritten by a later frame.
+      const scores = (i: number) => Array.from(kept[i]!.outputs[0]!.data as Float32Array);
+      assert.notDeepEqual(scores(0), scores(1), 'the two frames give different scores');
+      assert.deepEqual(scores(2), scores(0));
+      assert.deepEqual(scores(3), scores(1));
+      expected.outputs[0]!.values.forEach((v, i) =>
+        assert.ok(Math.abs(scores(0)[i]! - v) < 1e-4, `scores[${i}] ${scores(0)[i]} vs ${v}`),
+      );
+      assert.deepEqual(unplanned.outputWrites, { inPlace: 8, copied: 4 });
+      assert.deepEqual(planned.outputWrites, { inPlace: 0, copied: 12 });
+    } finally {
+      planned.dispose();
+      unplanned.dispose();
+    }
+  });
 
   it('the portable program: every operator a kernel call, nothing delegated', async () => {
     const s = await load(PORTABLE);
