@@ -27,8 +27,9 @@ export interface RuntimePair {
 }
 
 /**
- * The bootstrap's pairs where step 76 made the programs: FP32; INT8 once an INT8 program exists
- * (the INT8 ONNX model is ONNX Runtime's QDQ quantization; no INT8 program is exported yet).
+ * The bootstrap's pairs where step 76 made the programs: FP32, and INT8 (ONNX Runtime's QDQ
+ * quantization against ExecuTorch's PT2E quantization for XNNPACK: two recipes on the same
+ * weights, both with the decode kept float).
  */
 export function defaultRuntimePairs(): RuntimePair[] {
   const et = path.join(PACKAGE_ROOT, 'models', 'yolov8-fall-executorch');

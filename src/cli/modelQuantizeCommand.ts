@@ -19,7 +19,11 @@ import {
   splitEveryNth,
 } from '../quantize/calibrationSplit';
 import { checkQuantizerPython, DEFAULT_TOOLS_PYTHON, runQuantizer } from '../quantize/runQuantizer';
-import { type QuantizedCandidate, validateQuantized } from '../quantize/validateQuantized';
+import {
+  type QuantizedCandidate,
+  type ValidationRun,
+  validateQuantized,
+} from '../quantize/validateQuantized';
 import type { QuantizedPrecision } from '../core/precisions';
 import { exportedHtpContext, htpContextPath } from '../pipeline/selectHtpContext';
 import { verifyModelChecksum } from '../pipeline/verifyModelChecksum';
@@ -246,12 +250,7 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
     fp32,
     // Named int8 since the first validation files: the validated model, whatever its precision.
     int8: validated,
-    recipe:
-      candidate.provider === 'htp'
-        ? "Ultralytics format=qnn: ONNX Runtime's QNN QDQ flow, uint16 activations, uint8 weights, compiled into a QNN context binary by Ultralytics' exporter"
-        : precision === 'w8a16'
-          ? 'ONNX Runtime quantize_static QDQ: uint16 activations, int8 per-channel weights (tools/models/quantize_int8.py --precision w8a16)'
-          : 'ONNX Runtime quantize_static QDQ: uint8 activations, int8 per-channel weights (tools/models/quantize_int8.py)',
+    recipe: quantizedRecipe(candidate, run),
     quantizer,
     calibration: { images: split.calibration, ...(captured ? { capturedFrom: captured } : {}) },
     validation: {
@@ -280,7 +279,7 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
 
   const lines = [
     '',
-    `${label} vs FP32, ${manifest.name} (${manifest.task}), ${split.holdout.length} validation image(s), ${candidate.provider === 'htp' ? `${label} on the HTP` : precision === 'int8' ? `CPU INT8 kernels ${run.cpuInt8Kernels}` : `${label} on the CPU`}:`,
+    `${label} vs FP32, ${manifest.name} (${manifest.task}), ${split.holdout.length} validation image(s), ${whereItRan(label, candidate, run)}:`,
     formatTable(reportRows(run.report, o.thresholds, precision).map((r) => ({ ...r }))),
     ...notes.map((n) => `note: ${n}`),
     ...(o.validateOnly ? [] : [`wrote ${target}`]),
@@ -291,6 +290,28 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
   ];
   say(lines.join('\n'));
   return failures.length === 0 ? 0 : 1;
+}
+
+/** How the validated model was made, as far as this command knows. */
+function quantizedRecipe(candidate: QuantizedCandidate, run: ValidationRun): string {
+  if (candidate.provider === 'htp') {
+    return "Ultralytics format=qnn: ONNX Runtime's QNN QDQ flow, uint16 activations, uint8 weights, compiled into a QNN context binary by Ultralytics' exporter";
+  }
+  if (run.runtime === 'executorch') {
+    // A program is quantized when it is made (for the bootstrap's: step 76's PT2E flow).
+    return `an ExecuTorch program quantized where it was made, run as it is (delegates: ${run.delegates.join(', ') || 'none'})`;
+  }
+  return candidate.precision === 'w8a16'
+    ? 'ONNX Runtime quantize_static QDQ: uint16 activations, int8 per-channel weights (tools/models/quantize_int8.py --precision w8a16)'
+    : 'ONNX Runtime quantize_static QDQ: uint8 activations, int8 per-channel weights (tools/models/quantize_int8.py)';
+}
+
+function whereItRan(label: string, candidate: QuantizedCandidate, run: ValidationRun): string {
+  if (candidate.provider === 'htp') return `${label} on the HTP`;
+  if (run.runtime === 'executorch') return `${label} on ExecuTorch (${run.delegates.join(', ')})`;
+  return candidate.precision === 'int8'
+    ? `CPU INT8 kernels ${run.cpuInt8Kernels}`
+    : `${label} on the CPU`;
 }
 
 function say(text: string): void {

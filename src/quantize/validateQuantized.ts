@@ -4,6 +4,7 @@ import { type PipelineResult } from '../core/pipelineResult';
 import { loadRgbFrame } from '../photos/photoFrames';
 import type { Box } from '../core/headResults';
 import type { CpuInt8Kernels } from '../engine/cpuInt8Kernels';
+import type { ModelRuntime } from '../engine/nativeAddon';
 import type { QuantizedPrecision, RuntimeChoices } from '../pipeline/runtimeChoices';
 import { type AgreementReport, Int8Agreement } from './int8Agreement';
 
@@ -30,6 +31,9 @@ export interface ValidationRun {
   readonly perImage: readonly PerImageAgreement[];
   /** The CPU provider's INT8 kernels for this run (u8u8 where u8s8 would saturate, see engine). */
   readonly cpuInt8Kernels: CpuInt8Kernels;
+  /** What ran the quantized model: ONNX Runtime, or ExecuTorch for a program (and its delegates). */
+  readonly runtime: ModelRuntime;
+  readonly delegates: readonly string[];
 }
 
 /**
@@ -79,6 +83,8 @@ export async function validateQuantized(
       report: agreement.report(),
       perImage,
       cpuInt8Kernels: int8.providerReport.cpuInt8Kernels,
+      runtime: int8.providerReport.runtime,
+      delegates: int8.providerReport.delegates,
     };
   } finally {
     fp32.dispose();
