@@ -1,16 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { resolveModelReference } from '../config/perceptionConfig';
-import { loadModelManifest, type ModelManifest, parseModelManifest } from '../config/modelManifest';
+import { loadModelManifest } from '../config/modelManifest';
 import { listPhotos } from '../photos/photoFrames';
 import type { InputTransport } from '../ros/imageIntake';
 import { formatTable } from '../util/formatTable';
-import {
-  type AgreementThresholds,
-  inapplicableThresholds,
-  thresholdFailures,
-} from '../quantize/agreementThresholds';
-import type { AgreementReport } from '../quantize/int8Agreement';
+import { type AgreementThresholds, inapplicableThresholds } from '../quantize/agreementThresholds';
 import { captureFrames } from '../quantize/captureFrames';
 import {
   type CalibrationSplit,
@@ -19,18 +14,18 @@ import {
   splitEveryNth,
 } from '../quantize/calibrationSplit';
 import { checkQuantizerPython, DEFAULT_TOOLS_PYTHON, runQuantizer } from '../quantize/runQuantizer';
-import {
-  type QuantizedCandidate,
-  type ValidationRun,
-  validateQuantized,
-} from '../quantize/validateQuantized';
+import { type QuantizedCandidate, validateQuantized } from '../quantize/validateQuantized';
 import type { QuantizedPrecision } from '../core/precisions';
 import { exportedHtpContext, htpContextPath } from '../pipeline/selectHtpContext';
 import { verifyModelChecksum } from '../pipeline/verifyModelChecksum';
-import { withModelSha256 } from './withModelSha256';
+import {
+  addQuantizedToManifest,
+  defaultQuantizedPath,
+  recordSha256,
+} from './quantizedManifestFiles';
+import { validationRecord, whereItRan } from './quantizeValidationRecord';
 import { reportRows } from '../quantize/validationReport';
 import { type CommandResult, UsageError } from './cliErrors';
-import { outputFormat } from '../families/registry';
 
 export const MODEL_QUANTIZE_HELP = `usage: htp-perception model quantize NAME --images DIR [--holdout DIR] [--precision P] [options]
        htp-perception model quantize NAME --topic T --frames N [--holdout DIR] [options]
@@ -128,10 +123,6 @@ export interface ModelQuantizeOptions {
   readonly cpuInt8Kernels: 'auto' | 'u8s8' | 'u8u8';
   readonly thresholds: AgreementThresholds;
 }
-
-const UNTRAINED_NOTE =
-  'weights untrained: FP32 and INT8 are two versions of a random network, so this agreement ' +
-  'only shows the INT8 model runs; it says nothing about INT8 accuracy';
 
 export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<CommandResult> {
   const manifestPath = resolveManifestPath(o.model);
@@ -238,38 +229,22 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
     allowMismatch,
     candidate,
   );
-  const failures = thresholdFailures(run.report, o.thresholds);
-  const notes = validationNotes(manifest, run.report);
-  const result = {
-    model: manifest.name,
-    manifest: manifestPath,
-    task: manifest.task,
-    weights: manifest.weights,
-    meaningful: manifest.weights !== 'untrained',
+  const record = validationRecord({
+    manifest,
+    manifestPath,
     precision,
     fp32,
-    // Named int8 since the first validation files: the validated model, whatever its precision.
-    int8: validated,
-    recipe: quantizedRecipe(candidate, run),
+    validated,
     quantizer,
-    calibration: { images: split.calibration, ...(captured ? { capturedFrom: captured } : {}) },
-    validation: {
-      rule: splitRule,
-      images: split.holdout,
-      engine:
-        candidate.provider === 'htp'
-          ? 'ModelPipeline: FP32 on the CPU provider, the context binary on the QNN HTP provider (on x86-64 its simulator)'
-          : 'ModelPipeline on the CPU provider',
-      cpuInt8Kernels: run.cpuInt8Kernels,
-      perImage: run.perImage,
-    },
-    agreement: run.report,
+    split,
+    splitRule,
+    captured,
+    candidate,
+    run,
     thresholds: o.thresholds,
-    failures,
-    passed: failures.length === 0,
-    notes,
-  };
-  const text = `${JSON.stringify(result, null, 2)}\n`;
+  });
+  const { failures, notes } = record;
+  const text = `${JSON.stringify(record, null, 2)}\n`;
   const beside = path.join(
     path.dirname(manifestPath),
     `${manifest.name}.${precision}.validation.json`,
@@ -279,7 +254,7 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
 
   const lines = [
     '',
-    `${label} vs FP32, ${manifest.name} (${manifest.task}), ${split.holdout.length} validation image(s), ${whereItRan(label, candidate, run)}:`,
+    `${label} vs FP32, ${manifest.name} (${manifest.task}), ${split.holdout.length} validation image(s), ${whereItRan(candidate, run)}:`,
     formatTable(reportRows(run.report, o.thresholds, precision).map((r) => ({ ...r }))),
     ...notes.map((n) => `note: ${n}`),
     ...(o.validateOnly ? [] : [`wrote ${target}`]),
@@ -290,28 +265,6 @@ export async function modelQuantizeCommand(o: ModelQuantizeOptions): Promise<Com
   ];
   say(lines.join('\n'));
   return failures.length === 0 ? 0 : 1;
-}
-
-/** How the validated model was made, as far as this command knows. */
-function quantizedRecipe(candidate: QuantizedCandidate, run: ValidationRun): string {
-  if (candidate.provider === 'htp') {
-    return "Ultralytics format=qnn: ONNX Runtime's QNN QDQ flow, uint16 activations, uint8 weights, compiled into a QNN context binary by Ultralytics' exporter";
-  }
-  if (run.runtime === 'executorch') {
-    // A program is quantized when it is made (for the bootstrap's: step 76's PT2E flow).
-    return `an ExecuTorch program quantized where it was made, run as it is (delegates: ${run.delegates.join(', ') || 'none'})`;
-  }
-  return candidate.precision === 'w8a16'
-    ? 'ONNX Runtime quantize_static QDQ: uint16 activations, int8 per-channel weights (tools/models/quantize_int8.py --precision w8a16)'
-    : 'ONNX Runtime quantize_static QDQ: uint8 activations, int8 per-channel weights (tools/models/quantize_int8.py)';
-}
-
-function whereItRan(label: string, candidate: QuantizedCandidate, run: ValidationRun): string {
-  if (candidate.provider === 'htp') return `${label} on the HTP`;
-  if (run.runtime === 'executorch') return `${label} on ExecuTorch (${run.delegates.join(', ')})`;
-  return candidate.precision === 'int8'
-    ? `CPU INT8 kernels ${run.cpuInt8Kernels}`
-    : `${label} on the CPU`;
 }
 
 function say(text: string): void {
@@ -339,51 +292,6 @@ function photosIn(dir: string, flag: string): string[] {
   return listPhotos(full);
 }
 
-/** Beside the manifest, because files.* names are relative to it. */
-function defaultQuantizedPath(
-  manifestPath: string,
-  fp32: string,
-  precision: QuantizedPrecision,
-): string {
-  return path.join(
-    path.dirname(manifestPath),
-    `${path.basename(fp32).replace(/\.onnx$/i, '')}.${precision}.qdq.onnx`,
-  );
-}
-
-/** Adds files.<precision> to the manifest file, keeping every other field as written. */
-function addQuantizedToManifest(
-  manifestPath: string,
-  precision: QuantizedPrecision,
-  file: string,
-): void {
-  const data = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as {
-    files: Record<string, string>;
-  };
-  data.files = { ...data.files, [precision]: file };
-  fs.writeFileSync(manifestPath, `${JSON.stringify(data, null, 2)}\n`);
-}
-
-/** Sets files.sha256.<precision> to that file's hash; written beside and renamed, like compile's. */
-function recordSha256(manifestPath: string, precision: QuantizedPrecision): void {
-  const data: unknown = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
-  const next = withModelSha256(
-    parseModelManifest(data, manifestPath),
-    path.dirname(manifestPath),
-    precision,
-  );
-  const raw = data as { files: Record<string, unknown> };
-  // Only files.sha256 changes: every other field stays as the file wrote it.
-  raw.files.sha256 = next.files.sha256;
-  parseModelManifest(raw, manifestPath);
-  const tmp = path.join(
-    path.dirname(manifestPath),
-    `.${path.basename(manifestPath)}.${process.pid}.tmp`,
-  );
-  fs.writeFileSync(tmp, `${JSON.stringify(raw, null, 2)}\n`);
-  fs.renameSync(tmp, manifestPath);
-}
-
 function sameFile(a: string, b: string): boolean {
   if (path.resolve(a) === path.resolve(b)) return true;
   try {
@@ -393,19 +301,6 @@ function sameFile(a: string, b: string): boolean {
   } catch {
     return false;
   }
-}
-
-function validationNotes(m: ModelManifest, r: AgreementReport): string[] {
-  const notes = m.weights === 'untrained' ? [UNTRAINED_NOTE] : [];
-  const formatNote = outputFormat(m.outputs).validationNote;
-  if (formatNote !== undefined) notes.push(formatNote);
-  if (r.detections && r.detections.fp32 === 0) {
-    notes.push(
-      'FP32 found nothing on the validation images, so the box metrics are untested: ' +
-        "validate on images that show the model's classes",
-    );
-  }
-  return notes;
 }
 
 function utcStamp(): string {

@@ -1,13 +1,12 @@
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { ConfigError } from '../../core/configError';
 import type { HtpContextEntry } from '../../config/modelManifest';
 import { parseModelManifest } from '../../config/modelManifest';
+import { rewriteManifest } from '../rewriteManifest';
 
 /**
  * Adds (or replaces, for the same SoC and precision) a context binary entry in the manifest file
- * at `manifestPath`, validating the result before writing. The file is replaced by a rename,
- * never rewritten in place: model folders may hold hard links shared with other checkouts.
+ * at `manifestPath` (rewriteManifest: validated, replaced by a rename).
  */
 export function recordHtpContext(manifestPath: string, entry: HtpContextEntry): void {
   let data: unknown;
@@ -23,11 +22,5 @@ export function recordHtpContext(manifestPath: string, entry: HtpContextEntry): 
   );
   const raw = data as { files: Record<string, unknown> };
   raw.files.htpContexts = [...others, entry];
-  parseModelManifest(raw, manifestPath);
-  const tmp = path.join(
-    path.dirname(manifestPath),
-    `.${path.basename(manifestPath)}.${process.pid}.tmp`,
-  );
-  fs.writeFileSync(tmp, `${JSON.stringify(raw, null, 2)}\n`);
-  fs.renameSync(tmp, manifestPath);
+  rewriteManifest(manifestPath, raw);
 }
