@@ -8,6 +8,7 @@ import type { ModelFamily, OutputFormat } from './modelFamily';
 import { BLAZEPOSE_FAMILY } from './blazepose/blazeposeFamily';
 import { DEEPLABV3_FAMILY } from './deeplabv3/deeplabv3Family';
 import { HRNET_FAMILY } from './hrnet/hrnetFamily';
+import { MOVENET_FAMILY } from './movenet/movenetFamily';
 import { NANODET_FAMILY } from './nanodet/nanodetFamily';
 import { SELFIE_SEGMENTATION_FAMILY } from './selfieSegmentation/selfieSegmentationFamily';
 import { YOLOV8_FAMILY } from './yolov8/yolov8Family';
@@ -20,6 +21,7 @@ export const MODEL_FAMILIES = [
   BLAZEPOSE_FAMILY,
   SELFIE_SEGMENTATION_FAMILY,
   NANODET_FAMILY,
+  MOVENET_FAMILY,
 ] as const satisfies readonly ModelFamily[];
 
 type Family = (typeof MODEL_FAMILIES)[number];
