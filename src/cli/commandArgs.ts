@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from './cliErrors';
+import { LICENCE_KINDS, type LicenceKind } from './licenceKind';
 import { DEFAULT_MODELS_DIR, DOCTOR_HELP, type DoctorOptions } from './doctorCommand';
 import { MODEL_COMPILE_HELP, MODEL_COMPILE_OPTIONS } from './modelCompileCommand';
 import { MODEL_IMPORT_HELP, type ModelImportOptions } from './modelImportCommand';
@@ -244,11 +245,21 @@ export function parseModelQuantizeArgs(rest: string[]): ModelQuantizeOptions {
   };
 }
 
-/** model list [--json]: no positionals. */
-export function parseModelListArgs(rest: string[], help: string): { json: boolean } {
-  const p = parse(rest, { json: { type: 'boolean' } }, help);
+/** model list [--licence KIND] [--json]: no positionals. */
+export function parseModelListArgs(
+  rest: string[],
+  help: string,
+): { json: boolean; licence?: LicenceKind } {
+  const p = parse(rest, { json: { type: 'boolean' }, licence: { type: 'string' } }, help);
   if (p.positionals.length > 0) {
     throw new UsageError(`model list takes no arguments, got '${p.positionals.join(' ')}'`);
   }
-  return { json: p.values.json === true };
+  const licence = stringOption(p.values.licence);
+  if (licence !== undefined && !(LICENCE_KINDS as readonly string[]).includes(licence)) {
+    throw new UsageError(`--licence ${licence}: expected one of ${LICENCE_KINDS.join(', ')}`);
+  }
+  return {
+    json: p.values.json === true,
+    ...(licence !== undefined ? { licence: licence as LicenceKind } : {}),
+  };
 }

@@ -30,7 +30,7 @@ commands:
     [--holdout DIR]                   --topic T --frames N from a camera), validated against
                                       FP32 on held-out images
   model compile NAME [--soc qcs6490]  compile for the HTP ahead of time (QNN context binary)
-  model list [--json]                 every model a node can name: task, files, licence, source
+  model list [--licence KIND] [--json] every model a node can name: task, files, licence, source
   doctor [--json] [--root DIR]        check the software stack and the HTP device, with fixes
 
 Every command takes --help. Exit code: 0 ok, 1 a check failed, 2 bad usage or input.`;

@@ -8,8 +8,9 @@ import { formatTable } from '../util/formatTable';
 import type { CommandResult } from './cliErrors';
 import type { ModelRuntime } from '../engine/nativeAddon';
 import { isPteFile } from '../engine/readPteProgram';
+import { LICENCE_KINDS, type LicenceKind, licenceKind } from './licenceKind';
 
-export const MODEL_LIST_HELP = `usage: htp-perception model list [--json]
+export const MODEL_LIST_HELP = `usage: htp-perception model list [--licence KIND] [--json]
 
 Every model a node can name, from each folder of the model search path (HTP_PERCEPTION_MODEL_PATH,
 then the package's models/): its name, task, model family, classes, whether its weights are
@@ -18,9 +19,14 @@ int8, w8a16, HTP context binaries by SoC, with their precision when not int8), t
 A name found in two folders is listed once, from the folder a node would take it from. The node's
 default model is marked with '*'. Manifests that fail to load are listed with their error.
 
+The licence's kind is read from the SPDX identifier its text starts with: permissive (Apache-2.0,
+MIT, BSD, ISC, ...: the weights may ship in a closed product with a notice), copyleft (AGPL, GPL,
+LGPL, MPL, ...), non-commercial (CC-BY-NC), or unknown (never counted as permissive).
+
 options:
-  --json      print the list as JSON
-  -h, --help  this text
+  --licence KIND  only models whose weights' licence is of this kind: ${LICENCE_KINDS.join(', ')}
+  --json          print the list as JSON (each entry with its licenceKind)
+  -h, --help      this text
 
 exit code: 0 listed (even with broken manifests), 2 bad usage`;
 
@@ -41,6 +47,8 @@ export interface ModelListEntry {
    */
   readonly files?: readonly string[];
   readonly license?: string;
+  /** The licence's kind, from the SPDX identifier it starts with (licenceKind.ts). */
+  readonly licenceKind?: LicenceKind;
   /** registry:package==version, or `none` for weights built here. */
   readonly source?: string;
   readonly error?: string;
@@ -88,6 +96,7 @@ export function listModels(env: NodeJS.ProcessEnv = process.env): ModelListEntry
           runtime: isPteFile(m.modelPaths.fp32) ? 'executorch' : 'onnxruntime',
           files: present(m),
           license: p.license,
+          licenceKind: licenceKind(p.license),
           source: p.registry === 'none' ? 'none' : `${p.registry}:${p.package}==${p.version}`,
         });
       } catch (e) {
@@ -103,8 +112,14 @@ export function listModels(env: NodeJS.ProcessEnv = process.env): ModelListEntry
   return entries.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export function modelListCommand(o: { readonly json: boolean }): CommandResult {
-  const entries = listModels();
+export function modelListCommand(o: {
+  readonly json: boolean;
+  readonly licence?: LicenceKind;
+}): CommandResult {
+  // A manifest that does not load states no licence we could trust: never listed under a kind.
+  const entries = listModels().filter(
+    (e) => o.licence === undefined || (e.error === undefined && e.licenceKind === o.licence),
+  );
   if (o.json) {
     process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
     return 0;

