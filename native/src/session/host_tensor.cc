@@ -56,13 +56,30 @@ size_t InPlaceBytes(const TensorDesc& output) {
   return bytes;
 }
 
-HostTensor InPlaceOutput(const TensorDesc& desc, RecycledBuffer block) {
+std::vector<std::string> InPlaceNames(const ModelDesc& model, const std::vector<size_t>& bytes) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < bytes.size() && i < model.outputs.size(); ++i)
+    if (bytes[i] > 0) names.push_back(model.outputs[i].name);
+  return names;
+}
+
+std::vector<RecycledBuffer> TakeOutputBlocks(const std::vector<size_t>& bytes) {
+  std::vector<RecycledBuffer> blocks(bytes.size());
+  for (size_t i = 0; i < bytes.size(); ++i)
+    if (bytes[i] > 0) blocks[i] = RecycledBuffer(OutputBlocks(), bytes[i]);
+  return blocks;
+}
+
+HostTensor FinishOutput(std::string name, std::vector<int64_t> dims, int type, const void* data, size_t elements,
+                        RecycledBuffer* block) {
+  if (block == nullptr || block->data() == nullptr || data != block->data())
+    return CopyToHost(std::move(name), std::move(dims), type, data, elements);
   HostTensor t;
-  t.name = desc.name;
-  t.dims = desc.dims;
-  t.type = desc.type;
-  t.bytes = InPlaceBytes(desc);
-  t.data = std::move(block);
+  t.name = std::move(name);
+  t.dims = std::move(dims);
+  t.type = type;
+  t.bytes = elements * HostElementBytes(type);
+  t.data = std::move(*block);
   t.in_place = true;
   return t;
 }

@@ -22,7 +22,7 @@ struct HostTensor {
   // an output costs neither arena growth nor a fresh mapping's page faults.
   RecycledBuffer data;
   size_t bytes = 0;
-  bool in_place = false;  // the runtime wrote it there itself (InPlaceOutput), nothing was copied
+  bool in_place = false;  // the runtime wrote it there itself (FinishOutput), nothing was copied
   void* Data() { return data.data(); }
 };
 
@@ -34,8 +34,17 @@ size_t HostElementBytes(int type);
 // symbolic or data-dependent dimension, float16 (widened, so copied), a type not returned.
 size_t InPlaceBytes(const TensorDesc& output);
 
-// An output the runtime wrote into `block` (InPlaceBytes(desc) bytes of OutputBlocks()).
-HostTensor InPlaceOutput(const TensorDesc& desc, RecycledBuffer block);
+// The names of `model`'s outputs whose `bytes` (InPlaceBytes per output) are not 0.
+std::vector<std::string> InPlaceNames(const ModelDesc& model, const std::vector<size_t>& bytes);
+
+// Before a run: per output, a block of OutputBlocks() of `bytes[i]` for the runtime to write into
+// (an empty buffer where it is 0). Throws std::bad_alloc when the memory is not there.
+std::vector<RecycledBuffer> TakeOutputBlocks(const std::vector<size_t>& bytes);
+
+// After a run: the output as JS receives it. When the runtime wrote it into `block` (`data` is
+// the block's), the block itself, counted in place; else its values copied (CopyToHost).
+HostTensor FinishOutput(std::string name, std::vector<int64_t> dims, int type, const void* data, size_t elements,
+                        RecycledBuffer* block);
 
 // Copies `elements` values of ONNX element code `type` from `src` into a block of OutputBlocks(),
 // widening float16 to float32. Throws EngineError ERR_RUNTIME for a type the engine does not

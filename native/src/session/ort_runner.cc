@@ -211,14 +211,13 @@ void OrtRunner::Run(void* input, size_t input_bytes, const std::vector<int64_t>&
     binding.BindInput(input_name_.c_str(), in);
     // Outputs of known size go straight into the blocks JS will own; the rest ONNX Runtime
     // allocates in its arena and we copy out below.
-    std::vector<RecycledBuffer> blocks(output_names_.size());
+    std::vector<RecycledBuffer> blocks = TakeOutputBlocks(in_place_bytes_);
     for (size_t i = 0; i < output_names_.size(); ++i) {
       const TensorDesc& o = model_.outputs[i];
       if (in_place_bytes_[i] == 0) {
         binding.BindOutput(output_names_[i].c_str(), cpu_memory_);
         continue;
       }
-      blocks[i] = RecycledBuffer(OutputBlocks(), in_place_bytes_[i]);
       Ort::Value v = Ort::Value::CreateTensor(cpu_memory_, blocks[i].data(), in_place_bytes_[i], o.dims.data(),
                                               o.dims.size(), static_cast<ONNXTensorElementDataType>(o.type));
       binding.BindOutput(output_names_[i].c_str(), v);
@@ -227,15 +226,10 @@ void OrtRunner::Run(void* input, size_t input_bytes, const std::vector<int64_t>&
     std::vector<Ort::Value> values = binding.GetOutputValues();
     binding.ClearBoundOutputs();
     for (size_t i = 0; i < values.size(); ++i) {
-      const void* data = values[i].GetTensorRawData();
-      if (blocks[i].data() != nullptr && data == blocks[i].data()) {
-        outputs->push_back(InPlaceOutput(model_.outputs[i], std::move(blocks[i])));
-      } else {
-        auto info = values[i].GetTensorTypeAndShapeInfo();
-        // Each value goes back to the arena as soon as it is copied, not when V8 collects the output.
-        outputs->push_back(CopyToHost(output_names_[i], info.GetShape(), static_cast<int>(info.GetElementType()),
-                                      data, info.GetElementCount()));
-      }
+      auto info = values[i].GetTensorTypeAndShapeInfo();
+      outputs->push_back(FinishOutput(output_names_[i], info.GetShape(), static_cast<int>(info.GetElementType()),
+                                      values[i].GetTensorRawData(), info.GetElementCount(), &blocks[i]));
+      // A copied value goes back to the arena at once, not when V8 collects the output.
       values[i] = Ort::Value(nullptr);
     }
     ReadArena();
@@ -244,12 +238,7 @@ void OrtRunner::Run(void* input, size_t input_bytes, const std::vector<int64_t>&
   }
 }
 
-std::vector<std::string> OrtRunner::outputs_in_place() const {
-  std::vector<std::string> names;
-  for (size_t i = 0; i < output_names_.size(); ++i)
-    if (in_place_bytes_[i] > 0) names.push_back(output_names_[i]);
-  return names;
-}
+std::vector<std::string> OrtRunner::outputs_in_place() const { return InPlaceNames(model_, in_place_bytes_); }
 
 void OrtRunner::SetDynamicOptions(const KeyValues& options) {
   std::vector<const char*> keys, values;

@@ -110,29 +110,19 @@ PteRunner::PteRunner(const LoadSpec& spec) {
 void PteRunner::Run(void* input, size_t, const std::vector<int64_t>& shape, int input_type, const KeyValues&,
                     std::vector<HostTensor>* outputs) {
   const ModelDesc& m = program_->model();
-  std::vector<RecycledBuffer> blocks(in_place_bytes_.size());
-  std::vector<void*> memory(in_place_bytes_.size(), nullptr);
-  for (size_t i = 0; i < in_place_bytes_.size(); ++i) {
-    if (in_place_bytes_[i] == 0) continue;
-    blocks[i] = RecycledBuffer(OutputBlocks(), in_place_bytes_[i]);
-    memory[i] = blocks[i].data();
-  }
+  std::vector<RecycledBuffer> blocks = TakeOutputBlocks(in_place_bytes_);
+  std::vector<void*> memory;
+  for (const RecycledBuffer& b : blocks) memory.push_back(b.data());
   const std::vector<PteTensorView> views = program_->Execute(input, shape, input_type, memory);
   for (size_t i = 0; i < views.size(); ++i) {
     const std::string name = i < m.outputs.size() ? m.outputs[i].name : "output_" + std::to_string(i);
-    if (i < blocks.size() && blocks[i].data() != nullptr && views[i].data == blocks[i].data()) {
-      outputs->push_back(InPlaceOutput(m.outputs[i], std::move(blocks[i])));
-    } else {
-      outputs->push_back(CopyToHost(name, views[i].dims, views[i].type, views[i].data, views[i].elements));
-    }
+    outputs->push_back(FinishOutput(name, views[i].dims, views[i].type, views[i].data, views[i].elements,
+                                    i < blocks.size() ? &blocks[i] : nullptr));
   }
 }
 
 std::vector<std::string> PteRunner::outputs_in_place() const {
-  std::vector<std::string> names;
-  for (size_t i = 0; i < in_place_bytes_.size(); ++i)
-    if (in_place_bytes_[i] > 0) names.push_back(program_->model().outputs[i].name);
-  return names;
+  return InPlaceNames(program_->model(), in_place_bytes_);
 }
 
 void PteRunner::SetDynamicOptions(const KeyValues& options) {
