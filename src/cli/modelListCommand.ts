@@ -116,9 +116,9 @@ export function modelListCommand(o: {
   readonly json: boolean;
   readonly licence?: LicenceKind;
 }): CommandResult {
-  // A manifest that does not load states no licence we could trust: never listed under a kind.
+  // A manifest that does not load has no licenceKind, so it is listed under no kind.
   const entries = listModels().filter(
-    (e) => o.licence === undefined || (e.error === undefined && e.licenceKind === o.licence),
+    (e) => o.licence === undefined || e.licenceKind === o.licence,
   );
   if (o.json) {
     process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
