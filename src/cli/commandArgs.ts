@@ -112,6 +112,7 @@ export function parseModelImportArgs(rest: string[]): ModelImportOptions {
       json: { type: 'boolean' },
       images: { type: 'string' },
       python: { type: 'string' },
+      size: { type: 'string' },
       'raw-head': { type: 'boolean' },
     },
     MODEL_IMPORT_HELP,
@@ -124,8 +125,16 @@ export function parseModelImportArgs(rest: string[]): ModelImportOptions {
   const name = stringOption(p.values.name);
   const images = stringOption(p.values.images);
   const python = stringOption(p.values.python);
+  const sizeText = stringOption(p.values.size);
+  const size = sizeText === undefined ? undefined : /^(\d{1,5})x(\d{1,5})$/i.exec(sizeText);
+  if (size === null || (size !== undefined && (Number(size[1]) < 32 || Number(size[2]) < 32))) {
+    throw new UsageError(
+      `--size ${sizeText ?? ''}: give HxW in pixels, each at least 32 (e.g. 192x256)`,
+    );
+  }
   return {
     file,
+    ...(size !== undefined ? { size: [Number(size[1]), Number(size[2])] as const } : {}),
     ...(name !== undefined ? { name } : {}),
     ...(images !== undefined ? { images } : {}),
     ...(python !== undefined ? { python } : {}),

@@ -9,15 +9,17 @@ import { sha256File } from '../util/sha256File';
 import { type CommandResult, UsageError } from './cliErrors';
 import { findPinnedFile } from './tflite/knownTfliteFiles';
 import { tfliteImportCommand } from './tflite/tfliteImportCommand';
+import { tfjsImportCommand } from './tfjs/tfjsImportCommand';
 import { pteImportCommand } from './executorch/pteImportCommand';
 import { isEpContextModel, qnnExportImportCommand } from './qnn/qnnExportImportCommand';
 
 export const MODEL_HELP = `usage: htp-perception model <command> ...
 
 commands:
-  import FILE.onnx|FILE.tflite|FILE.pte|DIR [--name N] [--raw-head] [--force] [--json]
-                  write FILE's manifest beside it; a .tflite is converted to ONNX
-                  first; a .pte runs on ExecuTorch (see 'model import --help')
+  import FILE.onnx|FILE.tflite|MODEL.json|FILE.pte|DIR [--name N] [--raw-head] [--force] [--json]
+                  write FILE's manifest beside it; a .tflite or a TensorFlow.js
+                  model.json is converted to ONNX first; a .pte runs on ExecuTorch
+                  (see 'model import --help')
   quantize NAME (--images DIR | --topic T --frames N) [--holdout DIR] [thresholds]
                   INT8 QDQ for the HTP, validated against FP32 (see 'model quantize --help')
   compile NAME [--soc qcs6490] [--precision int8|fp32] [--json]
@@ -28,6 +30,7 @@ exit code: 0 ok, 1 a check failed, 2 bad usage or input`;
 
 export const MODEL_IMPORT_HELP = `usage: htp-perception model import FILE.onnx [--name N] [--raw-head] [--force] [--json]
        htp-perception model import FILE.tflite [--name N] [--images DIR] [--python PY] [--force] [--json]
+       htp-perception model import MODEL.json [--name N] [--size HxW] [--images DIR] [--python PY] [--force] [--json]
        htp-perception model import FILE.pte|DIR [--name N] [--force] [--json]
 
 Writes <N>.manifest.json beside FILE.onnx, derived from the file itself:
@@ -60,6 +63,16 @@ manifest); and AI Hub names as above. Anything else gets the ONNX and <N>.manife
 (with the metadata's labels and normalization when it has them), and the refusal names the
 fields to complete (exit 2). A damaged file or metadata is refused before conversion (exit 2).
 
+A TensorFlow.js graph model (MODEL.json with its weight shards beside it) is converted to <N>.onnx
+with tf2onnx's tfjs reader (the attribute defaults TensorFlow.js' converter leaves out are written
+back from TensorFlow's op definitions first) and proven against TensorFlow.js itself
+(tools/tfjs, WebAssembly backend) on the photos of --images, to the bound above. An int32 image
+input (MoveNet's) becomes uint8 followed by a Cast; a dynamic input gets the size the model's
+signature states, or --size HxW. Layouts recognised by the signature's shapes: NanoDet's GFL head
+(COCO-80, fed with NanoDet's BGR normalization), MoveNet MultiPose ([1,P,56]) and MoveNet
+SinglePose ([1,1,17,3]). A pinned model (scripts/setup/tfjs-models.txt) names its package and its
+weights' licence with where it was read.
+
 An ExecuTorch program (FILE.pte, or the folder an Ultralytics 'format=executorch' export writes,
 <stem>_executorch_model/ with model.pte and metadata.yaml) is described from the program's own
 method signature and Ultralytics' metadata.yaml beside it, as its ONNX twin would be; the node
@@ -72,8 +85,9 @@ options:
   --raw-head    .onnx: cut an Ultralytics nms=True export at its raw head (see above)
   --force       overwrite an existing manifest (and, for .tflite or --raw-head, the ONNX file)
   --json        print the result as JSON
-  --images DIR  .tflite: photos for the conversion check (default .cache/photos, bootstrap's)
-  --python PY   .tflite: the Python with tf2onnx and TensorFlow (default .cache/tools-venv/bin/python)
+  --images DIR  .tflite, model.json: photos for the conversion check (default .cache/photos, bootstrap's)
+  --python PY   .tflite, model.json: the Python with tf2onnx and TensorFlow (default .cache/tools-venv/bin/python)
+  --size HxW    model.json: the input size of a graph that takes any (default: its signature's)
   -h, --help    this text
 
 exit code: 0 written, 1 the conversion check failed or the converter is missing, 2 bad usage
@@ -87,6 +101,8 @@ export interface ModelImportOptions {
   /** .tflite only: photos for the conversion check, and the converter's Python. */
   readonly images?: string;
   readonly python?: string;
+  /** model.json only: a dynamic input's height x width. */
+  readonly size?: readonly [number, number];
   /** .onnx only: cut an end-to-end export at its raw head first (cutAtRawHead). */
   readonly rawHead?: boolean;
 }
@@ -155,7 +171,11 @@ export function modelImportCommand(o: ModelImportOptions): CommandResult {
   if (o.rawHead === true && !/\.onnx$/i.test(original)) {
     throw new UsageError('--raw-head applies to .onnx files only');
   }
+  if (o.size !== undefined && !/\.json$/i.test(original)) {
+    throw new UsageError('--size applies to TensorFlow.js model.json files only');
+  }
   if (/\.tflite$/i.test(original)) return tfliteImportCommand(o);
+  if (/\.json$/i.test(original)) return tfjsImportCommand(o);
   if (
     /\.pte$/i.test(original) ||
     (fs.existsSync(original) && fs.statSync(original).isDirectory())

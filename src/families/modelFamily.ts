@@ -211,6 +211,46 @@ export interface TfliteMetadataImport {
   readonly describedAs: string;
 }
 
+/**
+ * A TensorFlow.js graph model as `model import model.json` reads it before conversion: its
+ * signature's one input and its outputs (the graph's own input shape where the signature states
+ * one size of a dynamic graph), and where its model.json says it came from.
+ */
+export interface TfjsGraphView {
+  readonly input: ExportTensor;
+  readonly outputs: readonly ExportTensor[];
+  /** model.json `generatedBy` (TF Hub's or a repository's address), '' when absent. */
+  readonly generatedBy: string;
+}
+
+/** How the conversion check feeds photos to a float input (0..255 units); none: RGB 0..1 or bytes. */
+export interface TfjsCheckInput {
+  readonly mean: readonly number[];
+  readonly std: readonly number[];
+  readonly bgr: boolean;
+}
+
+/** What `model import model.json` hands the family whose layout a graph model has. */
+export interface TfjsImport {
+  /** schemaVersion, name, weights, files, provenance: the manifest's first fields. */
+  readonly base: object;
+  /** The converted file's image input (an int32 image input has become uint8). */
+  readonly input: ImportedInput;
+  /** The converted file's output for a signature output (by its TensorFlow.js tensor name). */
+  output(tfjsName: string): ExportTensor;
+}
+
+/** A layout recognised from a graph model's signature (shapes, not names), and its manifest. */
+export interface TfjsLayoutRecognizer<L extends { readonly kind: string }> {
+  readonly label: string;
+  readonly kind: string;
+  readonly title: string;
+  recognize(graph: TfjsGraphView): L | string;
+  /** The check's input: what the network was trained on, so both runtimes see realistic values. */
+  checkInput(layout: L): TfjsCheckInput | undefined;
+  manifest(layout: L, x: TfjsImport): object;
+}
+
 export interface ModelFamily {
   /** The manifest's `family` value. */
   readonly name: string;
@@ -231,6 +271,8 @@ export interface ModelFamily {
   };
   /** Recognises its layout among a converted TFLite model's tensors. */
   readonly tflite?: TfliteLayoutRecognizer<{ readonly kind: string }>;
+  /** Recognises its layouts among TensorFlow.js graph models (`model import model.json`). */
+  readonly tfjs?: readonly TfjsLayoutRecognizer<{ readonly kind: string }>[];
   /** The manifest of a semantic model that its TFLite metadata describes. */
   fromTfliteMetadata?(layout: MetadataSemanticLayout, x: TfliteMetadataImport): ImportedManifest;
 }

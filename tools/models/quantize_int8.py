@@ -42,6 +42,10 @@ def preprocess(rgb: np.ndarray, inp: dict) -> np.ndarray:
     x = x[None]
     if inp["layout"] == "NCHW":
         x = x.transpose(0, 3, 1, 2)
+    if inp["dtype"] == "uint8":
+        # A byte input (MoveNet's RGB 0..255) gets the values its quantization gives them.
+        q = inp.get("quantization", {"scale": 1, "zeroPoint": 0})
+        return np.ascontiguousarray(np.clip(np.round(x / q["scale"] + q["zeroPoint"]), 0, 255), dtype=np.uint8)
     return np.ascontiguousarray(x, dtype=np.float32)
 
 

@@ -9,7 +9,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { withModelSha256 } from '../withModelSha256';
 import {
-  type CheckedOutput,
   checkConversion,
   conversionBound,
   REWRITE_RELATIVE_BOUND,
@@ -29,17 +28,11 @@ import {
   tfliteMetadataText,
 } from '../../model/readTfliteModel';
 import type { ObservedRange } from '../../model/recognizeTfliteLayout';
-import { packagePath } from '../../packageRoot';
 import { DEFAULT_TOOLS_PYTHON } from '../../quantize/runQuantizer';
-import { formatTable } from '../../util/formatTable';
 import { type CommandResult, UsageError } from '../cliErrors';
+import { checkImages, checkTable, DEFAULT_CHECK_IMAGES, num } from '../conversionCheckText';
 import { findPinnedFile } from './knownTfliteFiles';
 import { type ConversionReport, runTfliteConverter } from './runTfliteConverter';
-
-/** The bootstrap photos (step 15): the default images of the conversion check. */
-export const DEFAULT_CHECK_IMAGES = packagePath('.cache', 'photos');
-
-const PHOTO_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png']);
 
 export interface TfliteImportOptions {
   readonly file: string;
@@ -55,30 +48,6 @@ export interface TfliteImportOptions {
 /** The converted model differs from its TFLite original beyond the bound: exit 1, nothing written. */
 export class ConversionCheckError extends Error {
   override readonly name = 'ConversionCheckError';
-}
-
-function checkImages(folder: string): string[] {
-  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
-    throw new UsageError(
-      `--images ${folder}: no such folder (the conversion check runs both models on photos: pass a folder of .jpg/.png, or run scripts/bootstrap.sh 15-photos)`,
-    );
-  }
-  const photos = fs
-    .readdirSync(folder)
-    .filter((f) => PHOTO_EXTENSIONS.has(path.extname(f).toLowerCase()))
-    .sort()
-    .map((f) => path.join(folder, f));
-  if (photos.length === 0) throw new UsageError(`--images ${folder}: no .jpg/.jpeg/.png files`);
-  return photos;
-}
-
-/** 3 significant digits, no trailing noise: what the table and the messages show. */
-function num(v: number): string {
-  if (!Number.isFinite(v)) return String(v);
-  if (v === 0) return '0';
-  return Math.abs(v) >= 1e-3 && Math.abs(v) < 1e4
-    ? String(Number(v.toPrecision(3)))
-    : v.toExponential(2);
 }
 
 /**
@@ -162,20 +131,6 @@ function kindLabel(kind: TfliteLayoutKind): string {
   return kind;
 }
 
-function checkTable(outputs: readonly CheckedOutput[]): string {
-  return formatTable(
-    outputs.map((o) => ({
-      output: o.name,
-      dims: `[${o.dims.join(',')}]`,
-      'max |diff|': num(o.maxAbsDiff),
-      'mean |diff|': num(o.meanAbsDiff),
-      'max |tflite|': num(o.maxAbsReference),
-      bound: num(o.bound),
-      '': o.ok ? 'ok' : 'TOO FAR',
-    })),
-  );
-}
-
 export function tfliteImportCommand(o: TfliteImportOptions): CommandResult {
   const file = path.resolve(o.file);
   if (!fs.existsSync(file)) throw new UsageError(`${o.file}: no such file`);
@@ -230,7 +185,7 @@ export function tfliteImportCommand(o: TfliteImportOptions): CommandResult {
           `  rewrote ${r.op} '${r.output}' as ${r.onnx} (kernel ${r.kernel.join('x')}, stride ${r.stride.join('x')}, ${r.padding}, ${r.channels.join(' -> ')} channels): vs its definition in numpy max |diff| ${num(r.maxAbsDiff)} (bound ${num(r.bound)}) ${r.ok ? 'ok' : 'TOO FAR'}`,
       ),
       `conversion check: ${report.check.runtime} vs ${report.check.reference}, ${report.check.images.length} photos from ${imagesDir}${normalization === undefined ? '' : ` (${report.check.input}: the TFLite metadata's normalization)`}`,
-      checkTable(check.outputs),
+      checkTable(check.outputs, 'tflite'),
     ];
     const bad = [
       ...rewrites

@@ -1,5 +1,9 @@
 import type { ModelFamily } from '../modelFamily';
 import { MOVENET_MULTIPOSE_FORMAT, MOVENET_SINGLEPOSE_FORMAT } from './movenetFormats';
+import {
+  MOVENET_MULTIPOSE_TFJS_LAYOUT,
+  MOVENET_SINGLEPOSE_TFJS_LAYOUT,
+} from './recognizeMovenetTfjs';
 
 /**
  * Google's MoveNet (TF Hub, Apache-2.0), COCO's 17 keypoints: MultiPose finds up to six people
@@ -10,4 +14,5 @@ export const MOVENET_FAMILY = {
   name: 'movenet',
   tasks: ['pose'],
   formats: [MOVENET_MULTIPOSE_FORMAT, MOVENET_SINGLEPOSE_FORMAT],
+  tfjs: [MOVENET_MULTIPOSE_TFJS_LAYOUT, MOVENET_SINGLEPOSE_TFJS_LAYOUT],
 } as const satisfies ModelFamily;

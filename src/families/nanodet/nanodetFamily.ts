@@ -1,5 +1,6 @@
 import type { ModelFamily } from '../modelFamily';
 import { NANODET_GFL_FORMAT } from './nanodetGflFormat';
+import { NANODET_TFJS_LAYOUT } from './recognizeNanodetTfjs';
 
 /**
  * NanoDet (RangiLyu/nanodet, Apache-2.0): an anchor-free COCO detector whose Generalized Focal
@@ -10,4 +11,5 @@ export const NANODET_FAMILY = {
   name: 'nanodet',
   tasks: ['detect'],
   formats: [NANODET_GFL_FORMAT],
+  tfjs: [NANODET_TFJS_LAYOUT],
 } as const satisfies ModelFamily;
