@@ -195,7 +195,7 @@ export function modelImportCommand(o: ModelImportOptions): CommandResult {
   }
   if (!/\.onnx$/i.test(original))
     throw new UsageError(
-      `${o.file}: expected an .onnx, .tflite or .pte file (or an ExecuTorch export folder)`,
+      `${o.file}: expected an .onnx, .tflite or .pte file, a TensorFlow.js model.json or an ExecuTorch export folder`,
     );
   if (o.images !== undefined || o.python !== undefined) {
     throw new UsageError('--images and --python apply to .tflite files only');

@@ -197,10 +197,16 @@ describe('htp-perception command line', function () {
       const notOnnx = path.join(dir, 'readme.onnx');
       fs.writeFileSync(notOnnx, '# not a model\n');
       assertOneLineError(cli(['model', 'import', notOnnx]), 2, /readme\.onnx: not an ONNX model/);
+      // A .json is read as a TensorFlow.js graph model; one that is not says what it lacks.
       assertOneLineError(
         cli(['model', 'import', repoPath('package.json')]),
         2,
-        /expected an \.onnx, \.tflite or \.pte file/,
+        /package\.json: not a TensorFlow\.js graph model \(modelTopology/,
+      );
+      assertOneLineError(
+        cli(['model', 'import', repoPath('README.md')]),
+        2,
+        /README\.md: expected an \.onnx, \.tflite or \.pte file, a TensorFlow\.js model\.json/,
       );
       assertOneLineError(
         cli(['model', 'import', path.join(dir, 'absent.onnx')]),

@@ -12,7 +12,7 @@ describe('every shipped model through manifest -> engine -> head on a real photo
   this.timeout(300_000);
   const manifests = findModelManifests(repoPath('models'), { skipExamples: true });
 
-  it('finds the fifteen bootstrap models', function () {
+  it('finds the eighteen bootstrap models', function () {
     const names = manifests.map((m) => path.basename(m)).sort();
     assert.deepEqual(names, [
       'blazepose-full.manifest.json',
@@ -21,6 +21,9 @@ describe('every shipped model through manifest -> engine -> head on a real photo
       'deeplabv3-mobilenetv2-257.manifest.json',
       'deeplabv3-mobilenetv3-large-520.manifest.json',
       'hrnet-w32-256x192.manifest.json',
+      'movenet-lightning.manifest.json',
+      'movenet-multipose.manifest.json',
+      'nanodet.manifest.json',
       'selfie-segmentation-landscape.manifest.json',
       'selfie-segmentation.manifest.json',
       'yolo11n-seg.manifest.json',
@@ -75,8 +78,14 @@ describe('every shipped model through manifest -> engine -> head on a real photo
             case 'pose':
               // HRNet: one pose per person box; BlazePose drops a box it finds no person in (its
               // person score: person.jpg's second box is a dog), never the man.
-              if (p.manifest.outputs.format === 'heatmaps')
+              // HRNet and MoveNet Lightning: one pose per person box; MultiPose finds its own people.
+              if (
+                p.manifest.outputs.format === 'heatmaps' ||
+                p.manifest.outputs.format === 'movenet-singlepose'
+              )
                 assert.equal(r.poses.length, boxes.length, 'one pose per person box');
+              if (p.manifest.outputs.format === 'movenet-multipose')
+                assert.ok(r.poses.length >= 1, `${p.name}: finds the man itself`);
               if (p.manifest.outputs.format === 'blazepose-landmarks') {
                 assert.ok(r.poses.length >= 1 && r.poses.length <= boxes.length, p.name);
                 for (const pose of r.poses) assert.ok(boxes.includes(pose.box), p.name);

@@ -59,7 +59,7 @@ describe('findModelManifests', function () {
     }
   });
 
-  it('lists the fifteen models bootstrap prepares in this repository', function () {
+  it('lists the eighteen models bootstrap prepares in this repository', function () {
     const root = REPO_ROOT;
     const names = findModelManifests(path.join(root, 'models'), { skipExamples: true }).map((p) =>
       path.basename(p),
@@ -73,6 +73,9 @@ describe('findModelManifests', function () {
       'blazepose-lite.manifest.json',
       'selfie-segmentation-landscape.manifest.json',
       'selfie-segmentation.manifest.json',
+      'movenet-lightning.manifest.json',
+      'movenet-multipose.manifest.json',
+      'nanodet.manifest.json',
       'yolo11n-seg.manifest.json',
       'yolo11n.manifest.json',
       'yolov8s-fall-executorch.manifest.json',
