@@ -7,6 +7,7 @@
     ros2 launch htp_perception perception.launch.py namespace:=robot1 use_sim_time:=true
     ros2 launch htp_perception perception.launch.py large_frames:=true   # camera frames in shared memory
     ros2 launch htp_perception perception.launch.py container:=true rviz:=true  # and rviz2 to watch
+    ros2 launch htp_perception perception.launch.py container:=true stack:=permissive  # Apache/MIT weights only
 
 Every perception node is a managed (lifecycle) node, declared here as a LifecycleNode: with
 autostart (the default) it configures and activates itself; otherwise it waits, unconfigured, for
@@ -20,6 +21,10 @@ apply. large_frames:=true gives these processes config/fastdds_large_frames.xml 
 shared-memory segments; docs/robot.md). enclave:= names the SROS2 enclave of the processes (with
 ROS_SECURITY_ENABLE and ROS_SECURITY_KEYSTORE set; '/' is rcl's default).
 
+stack:=permissive takes config/perception-permissive.yaml and config/pipelines-permissive.yaml
+instead of the default files (NanoDet, MoveNet, MediaPipe selfie, VOC DeepLabV3: no AGPL-3.0
+weights); a params:= or pipelines:= given explicitly wins.
+
 rviz:=true also starts rviz2 (package rviz2, not a dependency of this one: install it where you
 watch) with config/perception.rviz: the detector's annotated image and the semantic colour overlay.
 """
@@ -29,12 +34,25 @@ from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument
 from launch.conditions import IfCondition, UnlessCondition
-from launch.substitutions import LaunchConfiguration
+from launch.substitutions import LaunchConfiguration, PythonExpression
 from launch_ros.actions import LifecycleNode, Node
+
+
+def by_stack(stack, chosen, default_file, permissive_file):
+    """The permissive stack's file with stack:=permissive when the user left `chosen` at its default."""
+    return PythonExpression(["'", permissive_file, "' if '", stack, "' == 'permissive' and '", chosen,
+                             "' == '", default_file, "' else '", chosen, "'"])
 
 
 def generate_launch_description():
     share = get_package_share_directory('htp_perception')
+    stack = LaunchConfiguration('stack')
+    default_params = os.path.join(share, 'config', 'perception.yaml')
+    default_pipelines = os.path.join(share, 'config', 'pipelines.yaml')
+    params = by_stack(stack, LaunchConfiguration('params'), default_params,
+                      os.path.join(share, 'config', 'perception-permissive.yaml'))
+    pipelines = by_stack(stack, LaunchConfiguration('pipelines'), default_pipelines,
+                         os.path.join(share, 'config', 'pipelines-permissive.yaml'))
     image = LaunchConfiguration('image')
     container = LaunchConfiguration('container')
     namespace = LaunchConfiguration('namespace')
@@ -49,6 +67,8 @@ def generate_launch_description():
                               description='sensor_msgs/Image topic of the camera'),
         DeclareLaunchArgument('container', default_value='false',
                               description='true: run the pipelines of `pipelines` in one process'),
+        DeclareLaunchArgument('stack', default_value='default', choices=['default', 'permissive'],
+                              description='permissive: the parameter files whose weights are all Apache-2.0 or MIT'),
         DeclareLaunchArgument('params', default_value=os.path.join(share, 'config', 'perception.yaml'),
                               description='parameters file of the single perception node'),
         DeclareLaunchArgument('pipelines', default_value=os.path.join(share, 'config', 'pipelines.yaml'),
@@ -69,13 +89,13 @@ def generate_launch_description():
                               description='true: also start rviz2 with config/perception.rviz'),
         LifecycleNode(package='htp_perception', executable='perception_node',
                       name=LaunchConfiguration('name'), namespace=namespace, output='screen',
-                      parameters=[LaunchConfiguration('params'), autostart, sim_time],
+                      parameters=[params, autostart, sim_time],
                       remappings=camera, additional_env=large_frames, ros_arguments=enclave,
                       condition=UnlessCondition(container)),
         # Pipeline names and parameters come from the file; no `name` here, which would rename
         # every node of the process. use_sim_time applies to each of them.
         Node(package='htp_perception', executable='perception_container', namespace=namespace,
-             output='screen', parameters=[LaunchConfiguration('pipelines'), sim_time],
+             output='screen', parameters=[pipelines, sim_time],
              remappings=camera, additional_env=large_frames, ros_arguments=enclave,
              condition=IfCondition(container)),
         Node(package='rviz2', executable='rviz2', name='rviz2', output='screen',

@@ -11,7 +11,8 @@
 #     of the last annotated frames of each pipeline (with whatever ids the detections carry) and
 #     the semantic colour overlay; before that, out/demo/tracking-sheet.png shows track ids on a
 #     photo moving across the frame and out/demo/tracking-video.png on the frames of a real video
-#     of people (src/tools/trackingSheet.ts).
+#     of people (src/tools/trackingSheet.ts). The permissive stack (NanoDet, MoveNet MultiPose)
+#     runs beside the default models in step 1, and `model list --licence` says which is which.
 #   scripts/demo.sh [seconds of ROS streaming]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -20,9 +21,14 @@ seconds="${1:-10}"
 bash scripts/bootstrap.sh
 source scripts/env.sh
 node dist/src/tools/runModelsOnPhotos.js --out out/photos
-# The trained person models on photos of people (bootstrap step 26), with the detector they use.
+# The trained person models on photos of people (bootstrap step 26), with the detector they use;
+# beside them the permissive stack's detector and bottom-up pose (Apache-2.0 weights, issue 42).
 node dist/src/tools/runModelsOnPhotos.js --photos .cache/photos-people \
-  --models yolo11n,yolo11n-seg,blazepose-full,selfie-segmentation,deeplabv3-mobilenetv2-257 --out out/people
+  --models yolo11n,yolo11n-seg,blazepose-full,selfie-segmentation,deeplabv3-mobilenetv2-257,nanodet,movenet-multipose \
+  --out out/people
+# Which weights a company may ship: the licence of every model, permissive ones first.
+node dist/src/cli/main.js model list --licence permissive
+node dist/src/cli/main.js model list --licence copyleft
 # Tracking: person.jpg moving across 36 frames, the detector with tracking on; ids on every box.
 node dist/src/tools/trackingSheet.js --frames 36 --out out/demo/tracking-sheet.png
 # And on a real video (bootstrap step 26: 16 frames, a cyclist passing two men).

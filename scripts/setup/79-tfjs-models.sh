@@ -107,6 +107,10 @@ for m in "${models[@]}"; do
   ilog="$out/$name.import.log"
   bash "$root/scripts/with-env.sh" node "$cli" model import "$json" --name "$name" --force --python "$py" \
     >"$ilog" 2>&1 || die "tfjs models: importing $f failed, see $ilog"
+  # The TensorFlow.js files stay in the tarball: the install space (which takes every .json and
+  # .bin under models/) needs only the ONNX files.
+  stem="${json%.json}"
+  rm -f "$json" "$stem".bin
   qlog="$out/$name.int8.quantize.log"
   bash "$root/scripts/with-env.sh" node "$cli" model quantize "$out/$name.manifest.json" --python "$py" \
     --images "$root/.cache/$calib" --holdout "$root/.cache/$holdout" >"$qlog" 2>&1 ||

@@ -1,12 +1,11 @@
 /**
  * pipeline_monitor <pipeline> [<pipeline> ...] [--seconds N] [--save DIR] [--contact-sheet FILE]:
- * watches perception
- * pipelines over ROS 2 like an operator would. Per pipeline: result messages per second, latency
- * from the image stamp to arrival, what it finds (detections per class from LabelInfo, people and
- * keypoints, segmented classes), where its models run (from its diagnostics), and its annotated
- * JPEG stream (the last frame saved to DIR/<pipeline>.jpg). With --contact-sheet FILE, a PNG of the
- * last annotated frames of every pipeline and the semantic colour view. Exit code 1 when a
- * pipeline published nothing.
+ * watches perception pipelines over ROS 2 like an operator would. Per pipeline: frames with results
+ * per second, latency from the image stamp to arrival, what it finds (detections per class from
+ * LabelInfo, people and keypoints, segmented classes), where its models run (from its diagnostics),
+ * and its annotated JPEG stream (the last frame saved to DIR/<pipeline>.jpg). With --contact-sheet
+ * FILE, a PNG of the last annotated frames of every pipeline and the semantic colour view. Exit
+ * code 1 when a pipeline published nothing.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -26,7 +25,7 @@ const USAGE = `usage: node dist/src/tools/pipelineMonitor.js <pipeline> [<pipeli
        [--contact-sheet FILE]
 
 pipeline_monitor: watches perception pipelines over ROS 2 like an operator would. Per pipeline:
-result messages per second, latency from the image stamp to arrival, what it finds (detections per class from LabelInfo, people and
+frames with results per second, latency from the image stamp to arrival, what it finds (detections per class from LabelInfo, people and
 keypoints, segmented classes), where its models run (from its diagnostics), and its annotated
 JPEG stream (the last frame saved to DIR/<pipeline>.jpg). With --contact-sheet FILE, a PNG of the
 last annotated frames of every pipeline and the semantic colour view. Exit code 1 when a
@@ -40,6 +39,7 @@ type Poses = Rclnodejs.htp_perception.msg.PersonPoseArray;
 const SHEET_FRAMES = 3;
 
 class Watch {
+  /** Result messages, one per frame: a pose model's poses and boxes of a frame count once. */
   messages = 0;
   readonly latencies: number[] = [];
   readonly finds = new Map<string, number>();
@@ -51,7 +51,18 @@ class Watch {
   placement = '';
   inferenceP50 = '';
 
+  /** Stamps of the newest frames counted: a pose model's frame comes as poses and boxes. */
+  private readonly recentStamps = new Set<string>();
+
+  /** One frame's result arrived (counted once however many of its topics carry it). */
   received(stamp: Stamp): void {
+    const key = `${stamp.sec}.${stamp.nanosec}`;
+    if (this.recentStamps.has(key)) return;
+    this.recentStamps.add(key);
+    if (this.recentStamps.size > 8) {
+      const oldest = this.recentStamps.values().next().value;
+      if (oldest !== undefined) this.recentStamps.delete(oldest);
+    }
     this.messages++;
     this.latencies.push(Date.now() - stampMs(stamp));
   }

@@ -27,13 +27,14 @@ export interface OutgoingResult {
  * The result topics of one node, by its model's task, each message carrying the image's header:
  *  - detect:   ~/detections (vision_msgs/Detection2DArray), ~/labels (LabelInfo, transient local)
  *  - segment:  the same plus ~/instances (mono16, pixel = Detection2D.id, 0 = background)
- *  - pose:     ~/poses (htp_perception/PersonPoseArray)
+ *  - pose:     ~/poses (htp_perception/PersonPoseArray), and each person's box on ~/detections
+ *              (class 0 = person, the pose's id) with ~/labels
  *  - semantic: ~/segmentation (mono8 class index per pixel) and ~/labels
  * Detection2D.id is the track id when the node tracks, else the position in the array.
  */
 export class TaskPublishers {
   private readonly detections: Rclnodejs.Publisher<'vision_msgs/msg/Detection2DArray'> | undefined;
-  private readonly labels: Rclnodejs.Publisher<'vision_msgs/msg/LabelInfo'> | undefined;
+  private readonly labels: Rclnodejs.Publisher<'vision_msgs/msg/LabelInfo'>;
   private readonly poses: Rclnodejs.Publisher<'htp_perception/msg/PersonPoseArray'> | undefined;
   private readonly mask: Rclnodejs.Publisher<'sensor_msgs/msg/Image'> | undefined;
   /** The label images' bytes, reused frame after frame (built, then published before the next). */
@@ -44,7 +45,9 @@ export class TaskPublishers {
     private readonly node: Rclnodejs.Node,
     task: Task,
   ) {
-    if (task === 'detect' || task === 'segment') {
+    // Pose models publish their people's boxes too (one per pose, same id), so a bottom-up pose
+    // model (MoveNet MultiPose) serves what a detector's subscribers expect.
+    if (task === 'detect' || task === 'segment' || task === 'pose') {
       this.detections = createOutputPublisher(
         rcl,
         node,
@@ -53,15 +56,13 @@ export class TaskPublishers {
         RESULT_QOS,
       );
     }
-    if (task !== 'pose') {
-      this.labels = createOutputPublisher(
-        rcl,
-        node,
-        'vision_msgs/msg/LabelInfo',
-        '~/labels',
-        LATCHED_QOS,
-      );
-    }
+    this.labels = createOutputPublisher(
+      rcl,
+      node,
+      'vision_msgs/msg/LabelInfo',
+      '~/labels',
+      LATCHED_QOS,
+    );
     if (task === 'pose') {
       this.poses = createOutputPublisher(
         rcl,
@@ -84,7 +85,7 @@ export class TaskPublishers {
 
   /** The class map, once per configure: late subscribers get it from the transient-local QoS. */
   publishLabels(classNames: readonly string[], threshold: number): void {
-    this.labels?.publish(
+    this.labels.publish(
       labelInfo({ stamp: stampNow(this.node), frameId: '' }, classNames, threshold),
     );
   }
@@ -133,7 +134,14 @@ export class TaskPublishers {
       case 'pose': {
         const msg = personPoseArray(header, r.poses, r.skeleton.name);
         const bytes = encodePersonPoseArray(msg);
-        return { sent: { kind: 'poses', msg }, send: () => this.poses?.publish(bytes) };
+        const boxes = encodeDetection2DArray(detection2DArray(header, r.poses));
+        return {
+          sent: { kind: 'poses', msg },
+          send: () => {
+            this.detections?.publish(boxes);
+            this.poses?.publish(bytes);
+          },
+        };
       }
       case 'semantic': {
         const image = encodeImage(
