@@ -46,11 +46,25 @@ export class PerceptionPipeline {
   private personIds: ReadonlySet<number> = new Set();
   private personIdsFor: readonly string[] | undefined;
   private options: FrameOptions;
-  private tracker: ByteTracker | undefined;
+  /**
+   * While tracking, one tracker per camera ('' for a node's single camera): each camera's boxes
+   * are in its own pixels and its objects its own, so tracks never cross cameras.
+   */
+  private readonly trackers = new Map<string, ByteTracker>();
 
-  /** Live tracks by state while tracking is on, else undefined. */
-  get trackCounts(): Readonly<Record<TrackState, number>> | undefined {
-    return this.tracker?.counts;
+  /** `camera`'s live tracks by state while tracking is on, else undefined. */
+  trackCounts(camera = ''): Readonly<Record<TrackState, number>> | undefined {
+    if (!this.options.tracking) return undefined;
+    return this.trackers.get(camera)?.counts ?? { tracked: 0, lost: 0, tentative: 0 };
+  }
+
+  /** `camera`'s tracker while tracking is on, made on its first frame. */
+  private trackerOf(camera: string): ByteTracker | undefined {
+    const o = this.options.tracking;
+    if (!o) return undefined;
+    let t = this.trackers.get(camera);
+    if (!t) this.trackers.set(camera, (t = new ByteTracker(o)));
+    return t;
   }
 
   private constructor(
@@ -143,17 +157,17 @@ export class PerceptionPipeline {
     this.options = o;
     this.personIdsFor = undefined;
     // Switching tracking on starts afresh; new thresholds keep the tracks.
-    if (!o.tracking) this.tracker = undefined;
-    else if (this.tracker) this.tracker.setOptions(o.tracking);
-    else this.tracker = new ByteTracker(o.tracking);
+    if (!o.tracking) this.trackers.clear();
+    else for (const t of this.trackers.values()) t.setOptions(o.tracking);
   }
 
   /**
    * Forgets every track: frames after a pause (deactivate, activate) do not continue the ones
    * before it, and a frame-counted buffer would otherwise keep stale tracks across the pause.
    */
-  resetTracking(): void {
-    if (this.options.tracking) this.tracker = new ByteTracker(this.options.tracking);
+  resetTracking(camera?: string): void {
+    if (camera === undefined) this.trackers.clear();
+    else this.trackers.delete(camera);
   }
 
   /** Why `o` cannot apply to these models ('' when it can), without applying it. */
@@ -185,7 +199,7 @@ export class PerceptionPipeline {
    * With tracking on, a top-down model runs only on tracked people (their ids go to the poses);
    * any other model's results are tracked after its head.
    */
-  async run(frame: Frame, persons?: PersonInput): Promise<FrameOutcome> {
+  async run(frame: Frame, persons?: PersonInput, camera = ''): Promise<FrameOutcome> {
     let before: PipelineResult | undefined;
     let people = persons ? this.personsOf(persons) : [];
     if (this.personDetector) {
@@ -193,7 +207,7 @@ export class PerceptionPipeline {
       // The detector's thresholds keep only person classes (setFrameOptions).
       people = before.task === 'detect' ? before.detections : [];
     }
-    const tracker = this.tracker;
+    const tracker = this.trackerOf(camera);
     if (this.model.needsPersonBoxes) {
       const tracked = tracker ? trackPersons(tracker, people) : undefined;
       const result = await this.model.run(

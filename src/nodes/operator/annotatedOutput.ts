@@ -1,4 +1,5 @@
 import type * as Rclnodejs from 'rclnodejs';
+import type { OutputTopics } from '../../ros/outputTopics';
 import type { AnnotatedSinks, AnnotatedVideoSink } from '../../annotate/annotatedStream';
 import { encodeCompressedImage } from '../../ros/codecs/compressedImageCodec';
 import { encodeImage } from '../../ros/codecs/imageCodec';
@@ -17,6 +18,7 @@ export class AnnotatedOutput implements AnnotatedSinks<RosHeader> {
   constructor(
     rcl: typeof Rclnodejs,
     node: Rclnodejs.Node,
+    topics: OutputTopics,
     /** ~/annotated/foxglove, when the node has video. */
     readonly video?: AnnotatedVideoSink<RosHeader>,
   ) {
@@ -24,14 +26,14 @@ export class AnnotatedOutput implements AnnotatedSinks<RosHeader> {
       rcl,
       node,
       'sensor_msgs/msg/Image',
-      '~/annotated',
+      topics('annotated'),
       IMAGE_QOS,
     );
     this.jpeg = WatchedPublisher.create(
       rcl,
       node,
       'sensor_msgs/msg/CompressedImage',
-      '~/annotated/compressed',
+      topics('annotated/compressed'),
       IMAGE_QOS,
     );
   }

@@ -1,4 +1,5 @@
 import type * as Rclnodejs from 'rclnodejs';
+import type { OutputTopics } from '../../ros/outputTopics';
 import { AnnotationContext, imageAnnotations, PublishedResult } from '../../ros/imageAnnotations';
 import { RESULT_QOS } from '../../ros/publisherQos';
 import { WatchedPublisher, type WatchedPublisherStats } from '../../ros/watchedPublisher';
@@ -15,12 +16,13 @@ export class ImageAnnotationsOutput {
     rcl: typeof Rclnodejs,
     node: Rclnodejs.Node,
     private readonly style: Pick<AnnotationContext, 'classNames' | 'skeleton'>,
+    topics: OutputTopics,
   ) {
     this.out = WatchedPublisher.create(
       rcl,
       node,
       'foxglove_msgs/msg/ImageAnnotations',
-      '~/annotations',
+      topics('annotations'),
       RESULT_QOS,
     );
   }

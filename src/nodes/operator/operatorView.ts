@@ -1,4 +1,5 @@
 import type * as Rclnodejs from 'rclnodejs';
+import { NODE_TOPICS, type OutputTopics } from '../../ros/outputTopics';
 import { AnnotatedStream, AnnotatedStreamStats } from '../../annotate/annotatedStream';
 import { resultAnnotation } from '../../annotate/resultAnnotation';
 import { processorsLabel, StreamFigures } from '../../annotate/statusBadge';
@@ -52,25 +53,32 @@ export class OperatorView {
     private readonly pipeline: PerceptionPipeline,
     onUndrawable: (encoding: string) => void,
     warn: (line: string) => void,
+    private readonly topics: OutputTopics = NODE_TOPICS,
   ) {
-    const video = openVideo(rcl, node, pipeline, warn);
+    const video = openVideo(rcl, node, pipeline, warn, topics);
     this.video = video.output;
     this.videoProblem = video.problem;
-    this.output = new AnnotatedOutput(rcl, node, this.video);
+    this.output = new AnnotatedOutput(rcl, node, topics, this.video);
     this.stream = new AnnotatedStream<RosHeader>(
       this.output,
       () => pipeline.frameOptions,
       onUndrawable,
     );
     const manifest = pipeline.model.manifest;
-    this.color = pipeline.task === 'semantic' ? new SegmentationColorOutput(rcl, node) : undefined;
+    this.color =
+      pipeline.task === 'semantic' ? new SegmentationColorOutput(rcl, node, topics) : undefined;
     this.annotations =
       pipeline.task === 'semantic'
         ? undefined
-        : new ImageAnnotationsOutput(rcl, node, {
-            classNames: manifest.classNames,
-            skeleton: pipeline.model.keypoints.skeleton.limbs,
-          });
+        : new ImageAnnotationsOutput(
+            rcl,
+            node,
+            {
+              classNames: manifest.classNames,
+              skeleton: pipeline.model.keypoints.skeleton.limbs,
+            },
+            topics,
+          );
   }
 
   get stats(): OperatorViewStats {
@@ -134,9 +142,9 @@ export class OperatorView {
 
   /** The line the node logs at activation: which encoder makes the video, and why. */
   videoLine(): string {
-    if (!this.video) return `no ${VIDEO_TOPIC}: ${this.videoProblem}`;
+    if (!this.video) return `no ${this.topics(VIDEO_TOPIC)}: ${this.videoProblem}`;
     const e = this.video.encoder;
-    return `${VIDEO_TOPIC} (H.264) encodes with ${e.label}${e.reason ? ` (${e.reason})` : ''}, while subscribed`;
+    return `${this.topics(VIDEO_TOPIC)} (H.264) encodes with ${e.label}${e.reason ? ` (${e.reason})` : ''}, while subscribed`;
   }
 
   /** Resolves when nothing is being drawn or encoded (deactivate waits for it). */
@@ -163,6 +171,7 @@ function openVideo(
   node: Rclnodejs.Node,
   pipeline: PerceptionPipeline,
   warn: (line: string) => void,
+  topics: OutputTopics,
 ): { output: VideoOutput | undefined; problem: string } {
   const loaded = videoAddon();
   const choice = pipeline.frameOptions.video.encoder;
@@ -171,7 +180,7 @@ function openVideo(
     return { output: undefined, problem: loaded.problem };
   }
   return {
-    output: new VideoOutput(rcl, node, loaded.addon, () => pipeline.frameOptions, warn),
+    output: new VideoOutput(rcl, node, loaded.addon, () => pipeline.frameOptions, warn, topics),
     problem: '',
   };
 }

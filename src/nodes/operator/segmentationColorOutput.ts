@@ -1,4 +1,5 @@
 import type * as Rclnodejs from 'rclnodejs';
+import type { OutputTopics } from '../../ros/outputTopics';
 import { blendLabelColors } from '../../annotate/blendLabelColors';
 import { DRAWABLE_ENCODINGS, toRgbImage } from '../../annotate/toRgbImage';
 import type { Frame } from '../../core/frame';
@@ -16,12 +17,12 @@ export class SegmentationColorOutput {
   private readonly out: WatchedPublisher<'sensor_msgs/msg/Image'>;
   private pending: (() => void) | undefined;
 
-  constructor(rcl: typeof Rclnodejs, node: Rclnodejs.Node) {
+  constructor(rcl: typeof Rclnodejs, node: Rclnodejs.Node, topics: OutputTopics) {
     this.out = WatchedPublisher.create(
       rcl,
       node,
       'sensor_msgs/msg/Image',
-      '~/segmentation/color',
+      topics('segmentation/color'),
       IMAGE_QOS,
     );
   }

@@ -3,6 +3,7 @@ import { ConfigError } from '../../core/configError';
 import { encodeCompressedVideo } from '../../ros/codecs/compressedVideoCodec';
 import { matchedSubscriptions } from '../../ros/matchedSubscriptions';
 import { createOutputPublisher, VIDEO_QOS } from '../../ros/publisherQos';
+import type { OutputTopics } from '../../ros/outputTopics';
 import type { RosHeader } from '../../ros/rosHeader';
 import type { AnnotatedVideoSink } from '../../annotate/annotatedStream';
 import type { FrameOptions } from '../../config/perceptionConfig';
@@ -14,7 +15,7 @@ import type { EncodedPacket, VideoAddon } from '../../video/videoAddon';
 import { environmentTestVideoFaults } from '../../video/testVideoFaults';
 
 /** The topic, after foxglove_compressed_video_transport's `<base>/foxglove`. */
-export const VIDEO_TOPIC = '~/annotated/foxglove';
+export const VIDEO_TOPIC = 'annotated/foxglove';
 
 export interface VideoOutputStats extends H264StreamStats {
   /** Offers not encoded because nobody subscribed. */
@@ -59,6 +60,7 @@ export class VideoOutput implements AnnotatedVideoSink<RosHeader> {
     private readonly addon: VideoAddon,
     private readonly options: () => FrameOptions,
     warn: (line: string) => void,
+    topics: OutputTopics,
   ) {
     const chosen = chooseVideoEncoder(addon, options().video.encoder);
     const faults = environmentTestVideoFaults();
@@ -66,7 +68,7 @@ export class VideoOutput implements AnnotatedVideoSink<RosHeader> {
       rcl,
       node,
       'foxglove_msgs/msg/CompressedVideo',
-      VIDEO_TOPIC,
+      topics(VIDEO_TOPIC),
       VIDEO_QOS,
     );
     this.stream = new H264Stream<RosHeader>(

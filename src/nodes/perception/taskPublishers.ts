@@ -1,4 +1,5 @@
 import type * as Rclnodejs from 'rclnodejs';
+import { NODE_TOPICS, type OutputTopics } from '../../ros/outputTopics';
 import { buildInstanceIdImage } from '../../heads/buildInstanceIdImage';
 import type { PipelineResult } from '../../core/pipelineResult';
 import type { Task } from '../../pipeline/perceptionPipeline';
@@ -44,6 +45,7 @@ export class TaskPublishers {
     rcl: typeof Rclnodejs,
     private readonly node: Rclnodejs.Node,
     task: Task,
+    topics: OutputTopics = NODE_TOPICS,
   ) {
     // Pose models publish their people's boxes too (one per pose, same id), so a bottom-up pose
     // model (MoveNet MultiPose) serves what a detector's subscribers expect.
@@ -52,7 +54,7 @@ export class TaskPublishers {
         rcl,
         node,
         'vision_msgs/msg/Detection2DArray',
-        '~/detections',
+        topics('detections'),
         RESULT_QOS,
       );
     }
@@ -60,7 +62,7 @@ export class TaskPublishers {
       rcl,
       node,
       'vision_msgs/msg/LabelInfo',
-      '~/labels',
+      topics('labels'),
       LATCHED_QOS,
     );
     if (task === 'pose') {
@@ -68,7 +70,7 @@ export class TaskPublishers {
         rcl,
         node,
         'htp_perception/msg/PersonPoseArray',
-        '~/poses',
+        topics('poses'),
         RESULT_QOS,
       );
     }
@@ -77,7 +79,7 @@ export class TaskPublishers {
         rcl,
         node,
         'sensor_msgs/msg/Image',
-        task === 'segment' ? '~/instances' : '~/segmentation',
+        topics(task === 'segment' ? 'instances' : 'segmentation'),
         IMAGE_QOS,
       );
     }

@@ -31,7 +31,15 @@ function relativeTopicsInCode(): Set<string> {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
       else if (e.name.endsWith('.ts')) {
-        for (const m of fs.readFileSync(p, 'utf8').matchAll(/'(~\/[\w/]+)'/g)) topics.add(m[1]!);
+        const text = fs.readFileSync(p, 'utf8');
+        for (const m of text.matchAll(/'(~\/[\w/]+)'/g)) topics.add(m[1]!);
+        // A camera's outputs are named through its OutputTopics (src/ros/outputTopics.ts):
+        // topics('annotated') is ~/annotated on a single-camera node.
+        for (const call of text.matchAll(/\btopics\(([^)]*)\)/g)) {
+          for (const m of call[1]!.matchAll(/'([\w/]+)'/g)) topics.add(`~/${m[1]!}`);
+        }
+        for (const m of text.matchAll(/export const \w+_TOPIC = '([\w/]+)'/g))
+          topics.add(`~/${m[1]!}`);
       }
     }
   };
