@@ -6,6 +6,8 @@
 #     lacks vision_msgs (the wheels do; a robot's distro has ros-<distro>-vision-msgs);
 #   - interfaces/foxglove_msgs: dev-only restatement of foxglove_msgs 3.4.x ImageAnnotations and
 #     the types it holds, likewise only when the ROS lacks foxglove_msgs;
+#   - interfaces/tf2_msgs: dev-only restatement of tf2_msgs' TFMessage (/tf, /tf_static), likewise
+#     only when the ROS lacks tf2_msgs (the wheels have no tf2 packages; every distro install does);
 #   - msg/ of the root package htp_perception (interfaces only; colcon builds the full package).
 # rclnodejs (step 50) then generates JavaScript bindings for them.
 set -euo pipefail
@@ -32,7 +34,7 @@ has_pkg() {
   return 1
 }
 own=()
-for pkg in vision_msgs foxglove_msgs; do
+for pkg in vision_msgs foxglove_msgs tf2_msgs; do
   if has_pkg "$pkg"; then log "interfaces: $pkg from the ROS 2 $ROS_DISTRO install"; else own+=("$pkg"); fi
 done
 

@@ -269,6 +269,15 @@ export const PERCEPTION_PARAMETERS = {
     'frame',
     'depth: farther depth values are ignored (beyond the sensor useful range)',
   ),
+  target_frame: spec(
+    z
+      .string()
+      .max(256)
+      .regex(/^[^\s]*$/, 'a frame id has no spaces'),
+    '',
+    'session',
+    "depth: the frame of ~/detections_3d, ~/poses_3d and ~/markers (e.g. base_link), from /tf and /tf_static at each image's stamp; empty = the camera's optical frame (the image's frame_id)",
+  ),
   autostart: spec(
     z.boolean(),
     true,

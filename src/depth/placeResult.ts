@@ -6,6 +6,7 @@
  */
 import type { Detection, PersonPose } from '../core/headResults';
 import type { PipelineResult } from '../core/pipelineResult';
+import type { Quaternion } from '../transforms/rigidTransform';
 import type { CameraModel } from './cameraModel';
 import type { DepthImage } from './depthImage';
 import { ColourToDepth, DepthRange, detectionSamples, objectDepth } from './objectDepth';
@@ -23,6 +24,11 @@ export interface PlacedDetection3D {
   readonly index: number;
   readonly centre: Vec3;
   readonly size: Vec3;
+  /**
+   * The box's axes in the result's frame: absent in the camera's optical frame (axis-aligned
+   * there), the camera's rotation once placed in another frame (resultInFrame.ts).
+   */
+  readonly orientation?: Quaternion;
 }
 
 export interface PlacedPose3D {

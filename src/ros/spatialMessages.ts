@@ -56,10 +56,12 @@ export interface PersonPose3DArrayMsg {
 }
 
 const xyz = (v: Vec3) => ({ x: v[0], y: v[1], z: v[2] });
+const IDENTITY_ROTATION = { x: 0, y: 0, z: 0, w: 1 } as const;
 
 /**
  * vision_msgs/Detection3DArray: boxes axis-aligned in the optical frame (identity orientation:
- * a box from one view has no measured yaw), header = the colour image's.
+ * a box from one view has no measured yaw), or in target_frame with the camera's rotation; header
+ * = the colour image's (its frame_id the target frame's then).
  */
 export function detection3DArray(
   header: RosHeader,
@@ -76,7 +78,7 @@ export function detection3DArray(
       header: h,
       results: twoD[i]!.results,
       bbox: {
-        center: { position: xyz(p.centre), orientation: { x: 0, y: 0, z: 0, w: 1 } },
+        center: { position: xyz(p.centre), orientation: p.orientation ?? IDENTITY_ROTATION },
         size: xyz(p.size),
       },
       id: String(detectionId(p.detection, p.index)),

@@ -140,6 +140,10 @@ export class TransformBuffer {
   lookup(target: string, source: string, timeNs: bigint): Lookup {
     const to = frameName(target);
     const from = frameName(source);
+    if (!to || !from) {
+      const which = !from ? 'source' : 'target';
+      return { ok: false, reason: 'unknown_frame', message: `the ${which} frame id is empty` };
+    }
     if (to === from) return { ok: true, transform: IDENTITY, stampNs: timeNs };
     for (const f of [to, from]) {
       if (!this.knows(f)) {

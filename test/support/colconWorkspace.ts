@@ -37,7 +37,7 @@ export const SETUP_PRODUCTS = [
 ];
 
 /** Interface packages a distro ships (ros-<distro>-vision-msgs, ...) that the wheels lack. */
-const DISTRO_INTERFACES = ['vision_msgs', 'foxglove_msgs'];
+const DISTRO_INTERFACES = ['vision_msgs', 'foxglove_msgs', 'tf2_msgs'];
 
 export interface InstalledWorkspace {
   /** The workspace: src/ (the package folder renamed after the build), build/, install/. */

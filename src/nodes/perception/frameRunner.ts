@@ -20,7 +20,7 @@ import type { LatestFrameMailbox } from './latestFrameMailbox';
 import type { FormatChange, NodeStats } from './nodeStats';
 import type { OperatorView } from '../operator/operatorView';
 import type { PipelineRegistry } from './pipelineRegistry';
-import type { SpatialOutputs } from './spatialOutputs';
+import type { SpatialOutputs, TargetFrame } from './spatialOutputs';
 import type { TaskPublishers } from './taskPublishers';
 
 export interface FrameWork {
@@ -52,7 +52,14 @@ export interface FrameRunnerHost {
   readonly notices: ThrottledLog;
   readonly pipelines: PipelineRegistry;
   /** The depth lease of the current activation and the depth_* values now. */
-  depth(): { readonly lease: DepthLease; readonly settings: DepthSettings } | undefined;
+  depth():
+    | {
+        readonly lease: DepthLease;
+        readonly settings: DepthSettings;
+        /** target_frame and the transforms to reach it (undefined: the optical frame). */
+        readonly target: TargetFrame | undefined;
+      }
+    | undefined;
   /** What the node does when its engine fails (on_accelerator_failure). */
   readonly recovery: AcceleratorRecovery;
   /** run_deadline_ms now. */
@@ -163,6 +170,7 @@ async function processFrame(
         depth.settings.slopMs,
         { range: depth.settings.range, keypointMinScore: KEYPOINT_MIN_SCORE },
         c.config.tracking,
+        depth.target,
       );
       s.sample('depth', performance.now() - started);
     }

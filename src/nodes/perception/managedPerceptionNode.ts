@@ -16,6 +16,7 @@ import { checksumMismatchMessage, modelChecksum } from '../../pipeline/verifyMod
 import type { ModelManifest } from '../../config/modelManifest';
 import type { CameraHub, CameraLease } from '../../ros/cameraHub';
 import type { DepthHub, DepthLease } from '../../ros/depthHub';
+import type { TransformHub, TransformLease } from '../../ros/transformListener';
 import {
   declareDescribedParameters,
   gateParameterChanges,
@@ -42,6 +43,8 @@ export interface PerceptionProcess {
   readonly rcl: typeof Rclnodejs;
   readonly cameras: CameraHub;
   readonly depths: DepthHub;
+  /** /tf and /tf_static, for nodes with a target_frame. */
+  readonly transforms: TransformHub;
   readonly pipelines: PipelineRegistry;
 }
 
@@ -58,6 +61,8 @@ interface Active {
   readonly lease: CameraLease | undefined;
   readonly unfollow: (() => void) | undefined;
   readonly depth: DepthLease | undefined;
+  /** With depth and a target_frame: the process's transform tree. */
+  readonly transforms: TransformLease | undefined;
   /** The input topics' silence (input_timeout_s), checked on the diagnostics tick. */
   readonly inputs: StaleInputs;
 }
@@ -164,6 +169,8 @@ export class PerceptionNode {
           cameraInfoTopic: this.active?.depth?.cameraInfoTopic ?? 'camera_info',
           counters: this.active?.depth?.counters,
           spatial: this.configured.spatial.stats,
+          targetFrame: this.configured.config.target_frame,
+          transforms: this.active?.transforms?.counters,
         },
         memory: process.memoryUsage(),
         malloc: nativeAddon().mallocUsage(),
@@ -389,6 +396,8 @@ export class PerceptionNode {
           qos: c.config.input_qos,
         })
       : undefined;
+    const transforms =
+      c.spatial && c.config.target_frame ? this.ctx.transforms.attach(this.node) : undefined;
     const watched: WatchedInput[] = [];
     if (lease) {
       watched.push({
@@ -417,6 +426,7 @@ export class PerceptionNode {
       lease,
       unfollow,
       depth,
+      transforms,
       inputs: new StaleInputs(watched, performance.now()),
     };
   }
@@ -427,6 +437,7 @@ export class PerceptionNode {
     a.lease?.release();
     a.unfollow?.();
     a.depth?.release();
+    a.transforms?.release();
     a.mailbox.close();
     // The frame in flight finishes and is published (or passes its deadline); nothing new is taken.
     await a.loop;
@@ -481,7 +492,9 @@ export class PerceptionNode {
       pipelines: this.ctx.pipelines,
       depth: () => {
         const lease = this.active?.depth;
-        return lease && this.depthNow ? { lease, settings: this.depthNow } : undefined;
+        const transforms = this.active?.transforms;
+        const target = transforms && { frame: c.config.target_frame, transforms };
+        return lease && this.depthNow ? { lease, settings: this.depthNow, target } : undefined;
       },
       recovery: c.recovery,
       runDeadlineMs: () => Number(this.values.run_deadline_ms),

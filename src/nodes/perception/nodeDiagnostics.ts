@@ -4,6 +4,7 @@ import type { RecoveryStats } from './acceleratorRecovery';
 import { DIAG_ERROR, DIAG_OK, DIAG_WARN, DiagnosticReport } from '../../ros/diagnosticsPublisher';
 import type { DepthCounters } from '../../ros/depthIntake';
 import type { IntakeCounters } from '../../ros/imageIntake';
+import type { TransformCounters } from '../../ros/transformListener';
 import type { PrimaryState } from '../../ros/managedNode';
 import { type NodeStats, STAGES } from './nodeStats';
 import type { OperatorViewStats } from '../operator/operatorView';
@@ -16,6 +17,9 @@ export interface DepthDiagnostics {
   readonly cameraInfoTopic: string;
   readonly counters: DepthCounters | undefined;
   readonly spatial: SpatialStats;
+  /** '' = the camera's optical frame. */
+  readonly targetFrame: string;
+  readonly transforms: TransformCounters | undefined;
 }
 
 export interface NodeDiagnosticsInput {
@@ -116,9 +120,9 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     stale_inputs: d.staleInputs.map((s) => s.topic).join(', '),
     // Live tracks (tracking on): tracked = matched this frame, lost = kept for `track_buffer`
     // frames, tentative = seen once, not yet published. Empty when tracking is off.
-    tracks_tracked: pipeline?.trackCounts?.tracked ?? '',
-    tracks_lost: pipeline?.trackCounts?.lost ?? '',
-    tracks_tentative: pipeline?.trackCounts?.tentative ?? '',
+    tracks_tracked: pipeline?.trackCounts()?.tracked ?? '',
+    tracks_lost: pipeline?.trackCounts()?.lost ?? '',
+    tracks_tentative: pipeline?.trackCounts()?.tentative ?? '',
     // direct: each frame copied once out of DDS (our rclnodejs patch); serialized: rmw's two.
     intake_take: d.intake?.take ?? '',
     bad_frames: d.intake?.rejected ?? 0,
@@ -208,6 +212,8 @@ function activeWarnings(d: NodeDiagnosticsInput): string[] {
     out.push(
       `${NO_DEPTH_MESSAGE[d.depth.spatial.lastMissing](d.depth)}: results go out in 2D only`,
     );
+  } else if (d.depth?.spatial.lastTransformError) {
+    out.push(`${d.depth.spatial.lastTransformError}: results go out in 2D only`);
   }
   const onCpu = d.requestedProvider === 'htp' && d.pipeline?.provider === 'cpu';
   if (onCpu) out.push(cpuFallbackMessage(d.engine));
@@ -267,6 +273,18 @@ function depthValues(d: DepthDiagnostics): Record<string, string | number> {
     detections_without_depth: d.spatial.detectionsWithoutDepth,
     markers_published: d.spatial.markers.published,
     markers_unwatched: d.spatial.markers.unwatched,
+    // The frame of the 3D results, and what reaching it took: transforms taken from /tf and
+    // /tf_static (process-wide) and frames left in 2D for want of one.
+    target_frame: d.targetFrame,
+    transforms_received: d.transforms?.received ?? '',
+    transforms_refused: d.transforms?.refused ?? '',
+    last_transform_refused: d.transforms?.refusedLast ?? '',
+    frames_without_transform: Object.values(d.spatial.framesWithoutTransform).reduce(
+      (a, b) => a + b,
+      0,
+    ),
+    frames_without_transform_by_reason: JSON.stringify(d.spatial.framesWithoutTransform),
+    last_transform_error: d.spatial.lastTransformError,
   };
 }
 

@@ -1,6 +1,10 @@
 import type * as Rclnodejs from 'rclnodejs';
+import { NODE_TOPICS, type OutputTopics } from '../../ros/outputTopics';
 import type { PipelineResult } from '../../core/pipelineResult';
 import { placeResult, SpatialOptions } from '../../depth/placeResult';
+import { resultInFrame } from '../../depth/resultInFrame';
+import type { LookupFailure } from '../../transforms/transformBuffer';
+import type { TransformLease } from '../../ros/transformListener';
 import type { DepthLease } from '../../ros/depthHub';
 import type { NoDepthReason } from '../../ros/depthIntake';
 import { createOutputPublisher, RESULT_QOS } from '../../ros/publisherQos';
@@ -18,6 +22,16 @@ export interface SpatialStats {
   readonly markers: WatchedPublisherStats;
   /** Why the latest frame got no 3D result; undefined when it got one. */
   readonly lastMissing: NoDepthReason | undefined;
+  /** target_frame: frames with depth whose 3D results had no transform, by why. */
+  readonly framesWithoutTransform: Readonly<Partial<Record<LookupFailure, number>>>;
+  /** Why the latest frame with depth could not be put in target_frame; '' when it could. */
+  readonly lastTransformError: string;
+}
+
+/** target_frame and the process's transform tree to reach it. */
+export interface TargetFrame {
+  readonly frame: string;
+  readonly transforms: TransformLease;
 }
 
 /**
@@ -25,8 +39,9 @@ export interface SpatialStats {
  *  - ~/detections_3d (vision_msgs/Detection3DArray) for detection, segmentation and pose models;
  *  - ~/poses_3d (htp_perception/PersonPose3DArray) for pose models;
  *  - ~/markers (visualization_msgs/MarkerArray), only while subscribed.
- * A frame without paired depth or CameraInfo gets no 3D messages (its 2D ones already went out)
- * and is counted by reason.
+ * In the camera's optical frame, or with target_frame in that frame (the process's /tf tree at the
+ * image's stamp). A frame without paired depth or CameraInfo, or without the transform, gets no
+ * 3D messages (its 2D ones already went out) and is counted by reason.
  */
 export class SpatialOutputs {
   private readonly detections: Rclnodejs.Publisher<'vision_msgs/msg/Detection3DArray'>;
@@ -36,18 +51,21 @@ export class SpatialOutputs {
   private readonly without: Partial<Record<NoDepthReason, number>> = {};
   private detectionsWithoutDepth = 0;
   private lastMissing: NoDepthReason | undefined;
+  private readonly withoutTransform: Partial<Record<LookupFailure, number>> = {};
+  private lastTransformError = '';
 
   constructor(
     rcl: typeof Rclnodejs,
     private readonly node: Rclnodejs.Node,
     withPoses: boolean,
     private readonly style: MarkerStyle,
+    topics: OutputTopics = NODE_TOPICS,
   ) {
     this.detections = createOutputPublisher(
       rcl,
       node,
       'vision_msgs/msg/Detection3DArray',
-      '~/detections_3d',
+      topics('detections_3d'),
       RESULT_QOS,
     );
     this.poses = withPoses
@@ -55,7 +73,7 @@ export class SpatialOutputs {
           rcl,
           node,
           'htp_perception/msg/PersonPose3DArray',
-          '~/poses_3d',
+          topics('poses_3d'),
           RESULT_QOS,
         )
       : undefined;
@@ -63,7 +81,7 @@ export class SpatialOutputs {
       rcl,
       node,
       'visualization_msgs/msg/MarkerArray',
-      '~/markers',
+      topics('markers'),
       RESULT_QOS,
     );
   }
@@ -78,6 +96,7 @@ export class SpatialOutputs {
     slopMs: number,
     options: SpatialOptions,
     tracking: boolean,
+    target: TargetFrame | undefined,
   ): void {
     if (result.task === 'semantic') return;
     const m = lease.match(header.stamp, slopMs);
@@ -90,13 +109,27 @@ export class SpatialOutputs {
     this.lastMissing = undefined;
     // The camera's optical frame: CameraInfo and the colour image share it; the colour image's
     // header is the one results carry.
-    const placed = placeResult(result, width, height, m.depth.image, m.camera, options);
+    let placed = placeResult(result, width, height, m.depth.image, m.camera, options);
+    let out = header;
+    if (target) {
+      // At the image's stamp, as tf2 would give it; a transform that is not there (yet) or would
+      // be extrapolated leaves the frame in 2D only, counted: a guessed pose is worse than none.
+      const t = target.transforms.lookup(target.frame, header.frameId, header.stamp);
+      if (!t.ok) {
+        this.withoutTransform[t.reason] = (this.withoutTransform[t.reason] ?? 0) + 1;
+        this.lastTransformError = `no transform from '${header.frameId}' to '${target.frame}': ${t.message}`;
+        return;
+      }
+      this.lastTransformError = '';
+      placed = resultInFrame(placed, t.transform);
+      out = { ...header, frameId: target.frame };
+    }
     this.detectionsWithoutDepth += placed.withoutDepth;
-    const det = detection3DArray(header, placed.detections);
+    const det = detection3DArray(out, placed.detections);
     this.detections.publish(encodeDetection3DArray(det));
     const poses = this.poses
       ? personPose3DArray(
-          header,
+          out,
           placed.poses,
           result.task === 'pose' ? result.skeleton.name : 'coco17',
         )
@@ -114,6 +147,8 @@ export class SpatialOutputs {
       detectionsWithoutDepth: this.detectionsWithoutDepth,
       markers: this.markers.stats,
       lastMissing: this.lastMissing,
+      framesWithoutTransform: { ...this.withoutTransform },
+      lastTransformError: this.lastTransformError,
     };
   }
 

@@ -6,6 +6,7 @@ import type { Task } from '../../pipeline/perceptionPipeline';
 import { nativeAddon } from '../../engine/nativeAddon';
 import { CameraHub } from '../../ros/cameraHub';
 import { DepthHub } from '../../ros/depthHub';
+import { TransformHub } from '../../ros/transformListener';
 import { setTakeMallocWindow } from '../../ros/takeMallocWindow';
 import { missingFrameNodeFlags } from './frameNodeFlags';
 import { tierUpPerFrameCodeSooner } from './jsTiering';
@@ -30,6 +31,7 @@ export function newPerceptionProcess(rcl: typeof Rclnodejs): PerceptionProcess {
     rcl,
     cameras: new CameraHub(rcl),
     depths: new DepthHub(rcl),
+    transforms: new TransformHub(rcl),
     pipelines: new PipelineRegistry(),
   };
 }

@@ -2,7 +2,6 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import sharp from 'sharp';
 import { useRosTestBed } from '../../support/rosTestBed';
 import type {
   DetectionsMsg,
@@ -14,6 +13,7 @@ import type {
 } from '../../support/rosClient';
 import { RunningProcess, startNode, startProcess } from '../../support/rosProcess';
 import { repoPath } from '../../support/paths';
+import { depthFile, letterboxedRgb } from '../../support/depthScene';
 
 const CAMERA = repoPath('tools', 'ros', 'depth_camera.py');
 const W = 640;
@@ -21,39 +21,6 @@ const H = 480;
 const F = 500;
 const CX = 320;
 const CY = 240;
-
-/** Raw depth of a scene (16UC1 millimetres or 32FC1 metres, little endian): the camera's depth arguments. */
-function depthFile(
-  dir: string,
-  name: string,
-  encoding: '16UC1' | '32FC1',
-  w: number,
-  h: number,
-  metres: (x: number, y: number) => number,
-): string[] {
-  const bpp = encoding === '16UC1' ? 2 : 4;
-  const buf = Buffer.alloc(w * h * bpp);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const m = metres(x, y);
-      if (encoding === '16UC1')
-        buf.writeUInt16LE(Number.isFinite(m) ? Math.round(m * 1000) : 0, (y * w + x) * 2);
-      else buf.writeFloatLE(m, (y * w + x) * 4);
-    }
-  }
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, buf);
-  return [
-    '--depth',
-    file,
-    '--depth-encoding',
-    encoding,
-    '--depth-width',
-    String(w),
-    '--depth-height',
-    String(h),
-  ];
-}
 
 const sameStamp = (a: [number, number], b: [number, number]) => a[0] === b[0] && a[1] === b[1];
 
@@ -103,13 +70,7 @@ describe('3D results from an aligned depth image and CameraInfo over real DDS', 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-depth3d-'));
     // The 640x424 photo of a person, letterboxed into a 640x480 rgb8 frame.
-    const { data } = await sharp(path.join(bed.photoDir, 'person.jpg'))
-      .resize(W, H, { fit: 'contain', background: { r: 0, g: 0, b: 0 } })
-      .removeAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    colour = path.join(dir, 'person.rgb');
-    fs.writeFileSync(colour, data);
+    colour = await letterboxedRgb(path.join(bed.photoDir, 'person.jpg'), dir, 'person.rgb', W, H);
     const det = bed.own(
       startNode(
         'perceptionNode',

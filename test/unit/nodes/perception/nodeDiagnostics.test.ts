@@ -63,7 +63,11 @@ describe('nodes/nodeDiagnostics: stale input', () => {
         detectionsWithoutDepth: 0,
         markers: { published: 0, unwatched: 0 },
         lastMissing: 'no_camera_info' as const,
+        framesWithoutTransform: {},
+        lastTransformError: '',
       },
+      targetFrame: '',
+      transforms: undefined,
     };
     const info = { what: 'CameraInfo', topic: '/cam/camera_info', silentS: 2.5 };
     const d = nodeDiagnostics(active({ depth, staleInputs: [info] }));
@@ -79,6 +83,36 @@ describe('nodes/nodeDiagnostics: stale input', () => {
       all.message,
       'no image on /cam/image for 2.5 s; no CameraInfo on /cam/camera_info for 2.5 s',
     );
+  });
+
+  it('target_frame without its transform: WARN naming both frames and why, counted by reason', () => {
+    const depth = {
+      depthTopic: '/cam/depth',
+      cameraInfoTopic: '/cam/camera_info',
+      counters: undefined,
+      spatial: {
+        framesWithDepth: 7,
+        framesWithoutDepth: {},
+        detectionsWithoutDepth: 0,
+        markers: { published: 0, unwatched: 0 },
+        lastMissing: undefined,
+        framesWithoutTransform: { unknown_frame: 7 },
+        lastTransformError:
+          "no transform from 'cam_optical' to 'base_link': frame 'cam_optical' does not exist",
+      },
+      targetFrame: 'base_link',
+      transforms: { received: 3, refused: 1, refusedLast: "a transform from 'a' to itself" },
+    };
+    const d = nodeDiagnostics(active({ depth }));
+    assert.equal(d.level, DIAG_WARN);
+    assert.equal(
+      d.message,
+      "no transform from 'cam_optical' to 'base_link': frame 'cam_optical' does not exist: results go out in 2D only",
+    );
+    assert.equal(d.values.target_frame, 'base_link');
+    assert.equal(d.values.frames_without_transform, 7);
+    assert.equal(d.values.frames_without_transform_by_reason, '{"unknown_frame":7}');
+    assert.equal(d.values.transforms_refused, 1);
   });
 
   it('every WARN reason, most urgent first: an incompatible publisher, then the silence it causes', () => {
