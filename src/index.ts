@@ -93,6 +93,7 @@ export { keypointAgreement } from './quantize/keypointAgreement';
 export { instanceMaskIou } from './quantize/maskAgreement';
 
 // Tracking and 3D placement on their own.
+export { boxIou } from './core/boxIou';
 export { ByteTracker } from './tracking/byteTracker';
 export { BYTETRACK_DEFAULTS } from './tracking/trackerOptions';
 export { CameraModel } from './depth/cameraModel';

@@ -13,6 +13,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import {
+  boxIou,
   ModelPipeline,
   formatTable,
   keypointAgreement,
@@ -42,14 +43,6 @@ const YOLO_SCORE = 0.25;
 const NANODET_SCORE = 0.35;
 /** People the pose comparison runs on: YOLO11n's confident ones. */
 const PERSON_SCORE = 0.5;
-
-function iou(a: Box, b: Box): number {
-  const ix = Math.max(0, Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1));
-  const iy = Math.max(0, Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1));
-  const inter = ix * iy;
-  const area = (x: Box) => (x.x2 - x.x1) * (x.y2 - x.y1);
-  return inter / Math.max(1e-9, area(a) + area(b) - inter);
-}
 
 /** COCO's size buckets, by the box's area in source pixels. */
 function sizeOf(b: Box): 'small' | 'medium' | 'large' {
@@ -112,7 +105,9 @@ async function main(): Promise<void> {
       det.yolo += y.detections.length;
       det.nanodet += n.detections.length;
       for (const d of y.detections) {
-        const hit = n.detections.some((e) => e.classId === d.classId && iou(d.box, e.box) >= 0.5);
+        const hit = n.detections.some(
+          (e) => e.classId === d.classId && boxIou(d.box, e.box) >= 0.5,
+        );
         const c = (byClass[names[d.classId] ?? String(d.classId)] ??= { yolo: 0, matched: 0 });
         const s = (bySize[sizeOf(d.box)] ??= { yolo: 0, matched: 0 });
         c.yolo++;
@@ -146,7 +141,7 @@ async function main(): Promise<void> {
         const lp = l.poses[0];
         if (lp)
           pose.lightningOks.push(keypointAgreement(ref.keypoints, lp.keypoints, person.box).oks);
-        const m = mp.poses.find((q) => iou(q.box, person.box) >= 0.5);
+        const m = mp.poses.find((q) => boxIou(q.box, person.box) >= 0.5);
         if (m) {
           pose.multiposeFound++;
           pose.multiposeOks.push(keypointAgreement(ref.keypoints, m.keypoints, person.box).oks);

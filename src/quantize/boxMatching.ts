@@ -1,14 +1,5 @@
-import type { Box, Detection } from '../core/headResults';
-
-/** Intersection over union of two corner boxes; 0 when either has no area. */
-export function boxIou(a: Box, b: Box): number {
-  const w = Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1);
-  const h = Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1);
-  if (w <= 0 || h <= 0) return 0;
-  const inter = w * h;
-  const union = (a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - inter;
-  return union > 0 ? inter / union : 0;
-}
+import { boxIou } from '../core/boxIou';
+import type { Detection } from '../core/headResults';
 
 export interface BoxMatch {
   /** Index into the reference (FP32) list. */

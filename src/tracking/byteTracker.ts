@@ -1,5 +1,5 @@
 import type { Box, Detection } from '../core/headResults';
-import { boxIou } from './boxIou';
+import { boxIou } from '../core/boxIou';
 import { BoxKalmanFilter } from './boxKalmanFilter';
 import { minCostAssignment } from './minCostAssignment';
 import { TrackIdPool } from './trackIdPool';

@@ -1,5 +1,5 @@
 import type { Box } from '../core/headResults';
-import { boxIou } from './boxIou';
+import { boxIou } from '../core/boxIou';
 import { minCostAssignment } from './minCostAssignment';
 
 /** One object in one frame: a ground-truth object or a tracker output, by its id. */

@@ -36,6 +36,14 @@ interface Sample {
   readonly transform: RigidTransform;
 }
 
+/** Where a walk up the tree got: each frame reached with the transform into it. */
+interface Walk {
+  readonly reached: Map<string, RigidTransform>;
+  readonly end: string;
+  readonly met: boolean;
+  readonly failure?: Lookup & { ok: false };
+}
+
 interface FrameHistory {
   /** Set by /tf_static: valid at every time. */
   fixed: Sample | undefined;
@@ -60,6 +68,18 @@ export function frameName(id: string): string {
 
 export function stampToNs(stamp: { readonly sec: number; readonly nanosec: number }): bigint {
   return BigInt(stamp.sec) * NS_PER_S + BigInt(stamp.nanosec);
+}
+
+/** The earliest of the known times, 0 when none is known (a chain static throughout). */
+function oldestOr0(times: readonly (bigint | undefined)[]): bigint {
+  let oldest: bigint | undefined;
+  for (const t of times) if (t !== undefined && (oldest === undefined || t < oldest)) oldest = t;
+  return oldest ?? 0n;
+}
+
+/** A walk that found a loop in the published tree where it stands. */
+function loopAt(reached: Map<string, RigidTransform>, end: string, message: string): Walk {
+  return { reached, end, met: false, failure: { ok: false, reason: 'loop', message } };
 }
 
 function seconds(ns: bigint): string {
@@ -181,16 +201,7 @@ export class TransformBuffer {
    * `frame` into it; stops at the first frame `stop` accepts (met), at the root, or at an edge
    * that fails (its failure kept).
    */
-  private walkUp(
-    frame: string,
-    time: bigint,
-    stop: (f: string) => boolean,
-  ): {
-    readonly reached: Map<string, RigidTransform>;
-    readonly end: string;
-    readonly met: boolean;
-    readonly failure?: Lookup & { ok: false };
-  } {
+  private walkUp(frame: string, time: bigint, stop: (f: string) => boolean): Walk {
     const reached = new Map<string, RigidTransform>([[frame, IDENTITY]]);
     let current = frame;
     let acc = IDENTITY;
@@ -198,25 +209,16 @@ export class TransformBuffer {
       if (stop(current)) return { reached, end: current, met: true };
       if (!this.frames.has(current)) return { reached, end: current, met: false };
       if (depth >= MAX_DEPTH) {
-        const message = `the frames above '${frame}' form a loop (more than ${MAX_DEPTH} parents)`;
-        return {
+        return loopAt(
           reached,
-          end: current,
-          met: false,
-          failure: { ok: false, reason: 'loop', message },
-        };
+          current,
+          `the frames above '${frame}' form a loop (more than ${MAX_DEPTH} parents)`,
+        );
       }
       const e = this.edgeAt(current, time);
       if (!e.ok) return { reached, end: current, met: false, failure: e };
-      if (reached.has(e.parent)) {
-        const message = `the frames above '${frame}' form a loop at '${e.parent}'`;
-        return {
-          reached,
-          end: current,
-          met: false,
-          failure: { ok: false, reason: 'loop', message },
-        };
-      }
+      if (reached.has(e.parent))
+        return loopAt(reached, current, `the frames above '${frame}' form a loop at '${e.parent}'`);
       acc = compose(e.transform, acc);
       reached.set(e.parent, acc);
       current = e.parent;
@@ -272,8 +274,7 @@ export class TransformBuffer {
         const h = this.frames.get(current);
         if (!h) break;
         const edge = h.fixed ?? h.samples[h.samples.length - 1]!;
-        if (!h.fixed)
-          common = common === undefined || edge.stampNs < common ? edge.stampNs : common;
+        if (!h.fixed && (common === undefined || edge.stampNs < common)) common = edge.stampNs;
         if (out.has(edge.parent)) break;
         out.set(edge.parent, common);
         current = edge.parent;
@@ -283,13 +284,9 @@ export class TransformBuffer {
     const a = newestOnPath(from);
     const b = newestOnPath(to);
     for (const [frame, below] of b) {
-      if (!a.has(frame)) continue;
-      const other = a.get(frame);
-      const times = [below, other].filter((t): t is bigint => t !== undefined);
-      return times.length === 0 ? 0n : times.reduce((m, t) => (t < m ? t : m));
+      if (a.has(frame)) return oldestOr0([below, a.get(frame)]);
     }
     // No frame in common: the walks at any time that has data say why (two trees, a loop).
-    const all = [...a.values(), ...b.values()].filter((t): t is bigint => t !== undefined);
-    return all.length === 0 ? 0n : all.reduce((m, t) => (t < m ? t : m));
+    return oldestOr0([...a.values(), ...b.values()]);
   }
 }

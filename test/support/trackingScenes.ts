@@ -1,5 +1,5 @@
 import type { Box, Detection } from '../../src/core/headResults';
-import { boxIou } from '../../src/tracking/boxIou';
+import { boxIou } from '../../src/core/boxIou';
 import { ByteTracker } from '../../src/tracking/byteTracker';
 import type { TrackerOptions } from '../../src/tracking/trackerOptions';
 import {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { boxIou, matchDetections } from '../../../src/quantize/boxMatching';
+import { boxIou } from '../../../src/core/boxIou';
+import { matchDetections } from '../../../src/quantize/boxMatching';
 import type { Detection } from '../../../src/core/headResults';
 
 const det = (

@@ -1,4 +1,4 @@
-import type { Box } from '../core/headResults';
+import type { Box } from './headResults';
 
 /** Intersection over union of two boxes; 0 when they do not overlap or have no area. */
 export function boxIou(a: Box, b: Box): number {
