@@ -21,9 +21,11 @@ key="$(cat "$here/requirements-torch.txt" "$here/requirements-torch-nodeps.txt" 
 if ! [ -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$key" ]; then
   say "installing PyTorch, Ultralytics and ExecuTorch into $venv (~6 GB from PyPI)"
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+  # --no-compile: pip would byte-compile ~14,000 modules, most of them never imported by an
+  # export; Python compiles (and caches) the ones an export imports, on first use.
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-compile \
     -r "$here/requirements-torch.txt" -c "$here/constraints-torch.txt" >&2
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-compile --no-deps \
     -r "$here/requirements-torch-nodeps.txt" >&2
   echo "$key" >"$stamp"
   say "$(du -sh "$venv" | cut -f1) in $venv"
