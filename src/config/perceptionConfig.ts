@@ -77,6 +77,22 @@ export const PERCEPTION_PARAMETERS = {
     'frame',
     'class names to keep; empty keeps all',
   ),
+  cameras: spec(
+    z
+      .array(
+        z
+          .string()
+          .regex(
+            /^[A-Za-z][A-Za-z0-9_]*(\/[A-Za-z][A-Za-z0-9_]*)*$/,
+            'a camera is a relative ROS namespace: letters, digits and _, parts joined by /',
+          ),
+      )
+      .max(16)
+      .refine((a) => new Set(a).size === a.length, 'a camera named twice'),
+    [],
+    'session',
+    'camera namespaces served by this one model (e.g. [front, rear]): each subscribes `<camera>/image_raw` (and `<camera>/depth`, `<camera>/camera_info`) and publishes under `~/<camera>/`; empty = the single `image` input',
+  ),
   input_transport: spec(
     z.enum(['raw', 'compressed']),
     'raw',

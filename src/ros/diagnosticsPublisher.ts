@@ -13,11 +13,14 @@ export interface DiagnosticReport {
   readonly message: string;
   /** Shown as key/value pairs in rqt_runtime_monitor / Foxglove; values are strings by design. */
   readonly values: Readonly<Record<string, string | number | boolean>>;
+  /** A part of the node with a status of its own (a camera): named `<node>/<sub>`. */
+  readonly sub?: string;
 }
 
 /**
- * Publishes one DiagnosticStatus for this node on /diagnostics at a fixed period, built by the
- * node's own report function so the figures always come from the live counters.
+ * Publishes this node's DiagnosticStatus (and one per part with a status of its own, a camera of
+ * a multi-camera node) on /diagnostics at a fixed period, built by the node's own report function
+ * so the figures always come from the live counters.
  */
 export class DiagnosticsPublisher {
   private readonly publisher: Rclnodejs.Publisher<'diagnostic_msgs/msg/DiagnosticArray'>;
@@ -26,7 +29,7 @@ export class DiagnosticsPublisher {
   constructor(
     rcl: typeof Rclnodejs,
     private readonly node: Rclnodejs.Node,
-    private readonly report: () => DiagnosticReport,
+    private readonly report: () => DiagnosticReport | readonly DiagnosticReport[],
     periodS = 1.0,
   ) {
     this.publisher = createOutputPublisher(
@@ -40,17 +43,22 @@ export class DiagnosticsPublisher {
   }
 
   publish(): void {
-    const r = this.report();
-    const name = `${this.node.namespace().replace(/\/$/, '')}/${this.node.name()}`;
-    const bytes = encodeDiagnosticArray({ stamp: stampNow(this.node), frameId: '' }, [
-      {
-        level: r.level,
-        name: `htp_perception: ${name}`,
-        message: r.message,
-        hardwareId: name,
-        values: Object.entries(r.values).map(([key, value]) => [key, String(value)]),
-      },
-    ]);
+    const made = this.report();
+    const reports: readonly DiagnosticReport[] = Array.isArray(made) ? made : [made];
+    const node = `${this.node.namespace().replace(/\/$/, '')}/${this.node.name()}`;
+    const bytes = encodeDiagnosticArray(
+      { stamp: stampNow(this.node), frameId: '' },
+      reports.map((r) => {
+        const name = r.sub ? `${node}/${r.sub}` : node;
+        return {
+          level: r.level,
+          name: `htp_perception: ${name}`,
+          message: r.message,
+          hardwareId: name,
+          values: Object.entries(r.values).map(([key, value]) => [key, String(value)]),
+        };
+      }),
+    );
     this.publisher.publish(bytes);
   }
 

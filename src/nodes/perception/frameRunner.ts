@@ -16,12 +16,11 @@ import type { ThrottledLog } from '../../ros/throttledLog';
 import { EngineError } from '../../core/engineError';
 import { withDeadline } from '../../util/withDeadline';
 import { type AcceleratorRecovery, isEngineFailure } from './acceleratorRecovery';
-import type { LatestFrameMailbox } from './latestFrameMailbox';
-import type { FormatChange, NodeStats } from './nodeStats';
-import type { OperatorView } from '../operator/operatorView';
+import type { CameraChannel } from './cameraChannel';
+import type { CameraMailboxes } from './cameraMailboxes';
+import type { FormatChange } from './nodeStats';
 import type { PipelineRegistry } from './pipelineRegistry';
-import type { SpatialOutputs, TargetFrame } from './spatialOutputs';
-import type { TaskPublishers } from './taskPublishers';
+import type { TargetFrame } from './spatialOutputs';
 
 export interface FrameWork {
   readonly frame: CameraFrame;
@@ -34,10 +33,8 @@ export interface FrameWork {
 export interface FrameOutputs {
   readonly config: PerceptionConfig;
   readonly pipeline: PerceptionPipeline;
-  readonly outputs: TaskPublishers;
-  readonly view: OperatorView;
-  /** With `depth: true`: the 3D outputs. */
-  readonly spatial: SpatialOutputs | undefined;
+  /** Each camera's outputs and counters, by camera ('' for a node's single camera). */
+  readonly channels: ReadonlyMap<string, CameraChannel>;
 }
 
 /** The node's side of the frame path: its clock, counters, registry and live depth settings. */
@@ -46,13 +43,12 @@ export interface FrameRunnerHost {
   /** The node's clock for the latency figures (read once a second, see latencyClock.ts). */
   readonly clock: LatencyClock;
   readonly name: string;
-  readonly stats: NodeStats;
   readonly warnings: ThrottledLog;
   /** INFO lines that a misbehaving input could repeat per frame (a format that keeps changing). */
   readonly notices: ThrottledLog;
   readonly pipelines: PipelineRegistry;
-  /** The depth lease of the current activation and the depth_* values now. */
-  depth():
+  /** `camera`'s depth lease of the current activation and the depth_* values now. */
+  depth(camera: string):
     | {
         readonly lease: DepthLease;
         readonly settings: DepthSettings;
@@ -66,16 +62,20 @@ export interface FrameRunnerHost {
   runDeadlineMs(): number;
 }
 
-/** Runs frames until the mailbox closes and the frame in flight is done. */
+/**
+ * Runs frames until the mailboxes close and the frame in flight is done: one at a time on the
+ * node's one session, the camera waiting longest first (CameraMailboxes).
+ */
 export async function runFrames(
-  mailbox: LatestFrameMailbox<FrameWork>,
+  mailboxes: CameraMailboxes<FrameWork>,
   c: FrameOutputs,
   host: FrameRunnerHost,
 ): Promise<void> {
   for (;;) {
-    const work = await mailbox.take();
-    if (!work) return;
-    await processFrame(work, c, host);
+    const taken = await mailboxes.take();
+    if (!taken) return;
+    const channel = c.channels.get(taken.camera);
+    if (channel) await processFrame(taken.item, channel, c, host);
   }
 }
 
@@ -98,9 +98,11 @@ export function formatNotice(
 
 async function processFrame(
   work: FrameWork,
+  ch: CameraChannel,
   c: FrameOutputs,
   host: FrameRunnerHost,
 ): Promise<void> {
+  const camera = ch.camera;
   // A broken engine takes no frame until its sessions are re-created (acceleratorRecovery.ts).
   if (!host.recovery.admit()) return;
   try {
@@ -110,18 +112,19 @@ async function processFrame(
     // The engine plans each frame's resize from the frame itself (native PlanResize, the padding
     // compared per call), so a camera that changed size needs nothing here but new tracks: the
     // tracks' boxes are in the old size's pixels and would match nothing for track_buffer frames.
-    const before = host.stats.inputFormat;
-    const change = host.stats.noteFormat(frame.width, frame.height, frame.encoding);
-    if (change === 'resized') c.pipeline.resetTracking();
+    const before = ch.stats.inputFormat;
+    const change = ch.stats.noteFormat(frame.width, frame.height, frame.encoding);
+    if (change === 'resized') c.pipeline.resetTracking(camera);
     if (change !== 'same') {
+      const notice = formatNotice(ch.stats.inputFormat, before, change, work.frame);
       host.notices.report(
-        'input_format',
-        formatNotice(host.stats.inputFormat, before, change, work.frame),
+        `input_format ${camera}`,
+        camera ? `camera ${camera}: ${notice}` : notice,
       );
     }
     const deadlineMs = host.runDeadlineMs();
     const { result, timings } = await withDeadline(
-      c.pipeline.run(frame, work.persons),
+      c.pipeline.run(frame, work.persons, camera),
       deadlineMs,
       () =>
         new EngineError(
@@ -132,13 +135,13 @@ async function processFrame(
     host.recovery.succeeded();
     const header = work.frame.header;
     const built = performance.now();
-    const out = c.outputs.build(result, header, frame.width, frame.height);
+    const out = ch.outputs.build(result, header, frame.width, frame.height);
     const sending = performance.now();
     out.send();
     const published = performance.now();
     const latency = host.clock.msSince(header.stamp);
-    c.view.annotate(out.sent, frame.width, frame.height);
-    const s = host.stats;
+    ch.view.annotate(out.sent, frame.width, frame.height);
+    const s = ch.stats;
     s.processed++;
     s.published++;
     // From here on the frame only feeds the 3D outputs and the views: its 2D timings are complete.
@@ -158,10 +161,10 @@ async function processFrame(
     s.sample('publish', published - sending);
     s.sample('stamp_to_publish', latency);
     s.sample('callback_to_publish', published - work.frame.receivedAt);
-    const depth = host.depth();
-    if (c.spatial && depth) {
+    const depth = host.depth(camera);
+    if (ch.spatial && depth) {
       const started = performance.now();
-      c.spatial.publish(
+      ch.spatial.publish(
         result,
         header,
         frame.width,
@@ -176,6 +179,7 @@ async function processFrame(
     }
     if (result.task === 'detect' && host.pipelines.followed(host.name)) {
       host.pipelines.handOver(host.name, {
+        camera,
         frame: work.frame,
         persons: {
           detections: result.detections,
@@ -184,7 +188,7 @@ async function processFrame(
         },
       });
     }
-    c.view.show(frame, result, header, latency);
+    ch.view.show(frame, result, header, latency);
   } catch (e) {
     // A frame the engine or a head refuses is counted and reported; the node carries on.
     const kind =
@@ -194,7 +198,7 @@ async function processFrame(
           ? e.name
           : 'Error';
     const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    host.stats.fail(kind, message);
+    ch.stats.fail(kind, message);
     // The recovery says it once per episode; per frame would flood the log.
     if (isEngineFailure(e)) host.recovery.failed(e);
     else host.warnings.report(kind, `frame not processed: ${message}`);

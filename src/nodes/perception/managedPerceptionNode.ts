@@ -14,28 +14,30 @@ import { PerceptionPipeline, Task } from '../../pipeline/perceptionPipeline';
 import type { Precision } from '../../pipeline/runtimeChoices';
 import { checksumMismatchMessage, modelChecksum } from '../../pipeline/verifyModelChecksum';
 import type { ModelManifest } from '../../config/modelManifest';
-import type { CameraHub, CameraLease } from '../../ros/cameraHub';
-import type { DepthHub, DepthLease } from '../../ros/depthHub';
-import type { TransformHub, TransformLease } from '../../ros/transformListener';
+import type { CameraHub } from '../../ros/cameraHub';
+import type { DepthHub } from '../../ros/depthHub';
+import type { TransformHub } from '../../ros/transformListener';
 import {
   declareDescribedParameters,
   gateParameterChanges,
 } from '../../ros/declareDescribedParameters';
-import { DiagnosticsPublisher } from '../../ros/diagnosticsPublisher';
+import { type DiagnosticReport, DiagnosticsPublisher } from '../../ros/diagnosticsPublisher';
 import { ManagedNode, PrimaryState } from '../../ros/managedNode';
 import { ThrottledLog } from '../../ros/throttledLog';
 import { collectGarbage } from '../../util/collectGarbage';
 import { LatencyClock } from '../../ros/latencyClock';
 import { AcceleratorRecovery, type AcceleratorPolicy } from './acceleratorRecovery';
 import { FrameOutputs, FrameRunnerHost, FrameWork, runFrames } from './frameRunner';
-import { LatestFrameMailbox } from './latestFrameMailbox';
-import { nodeDiagnostics } from './nodeDiagnostics';
+import { CameraChannel, type ChannelInputs } from './cameraChannel';
+import { CameraMailboxes } from './cameraMailboxes';
+import { nodeDiagnostics, type NodeDiagnosticsInput, sessionDiagnostics } from './nodeDiagnostics';
+
+/** What each camera reports of its own in the diagnostics. */
+type ChannelKeys =
+  'camera' | 'staleInputs' | 'input' | 'intake' | 'droppedStale' | 'stats' | 'view' | 'depth';
 import { NodeStats } from './nodeStats';
-import { OperatorView } from '../operator/operatorView';
 import type { PipelineRegistry } from './pipelineRegistry';
-import { SpatialOutputs } from './spatialOutputs';
 import { type StaleInput, StaleInputs, type WatchedInput } from './staleInputs';
-import { TaskPublishers } from './taskPublishers';
 import { withFields } from '../../core/withFields';
 
 /** What the nodes of one process share: rclnodejs, the camera subscriptions, each other. */
@@ -54,17 +56,11 @@ interface Configured extends FrameOutputs {
   readonly recovery: AcceleratorRecovery;
 }
 
-/** Active state: everything activate started and deactivate stops. */
+/** Active state: everything activate started and deactivate stops (and each channel's inputs). */
 interface Active {
-  readonly mailbox: LatestFrameMailbox<FrameWork>;
+  readonly mailboxes: CameraMailboxes<FrameWork>;
   readonly loop: Promise<void>;
-  readonly lease: CameraLease | undefined;
   readonly unfollow: (() => void) | undefined;
-  readonly depth: DepthLease | undefined;
-  /** With depth and a target_frame: the process's transform tree. */
-  readonly transforms: TransformLease | undefined;
-  /** The input topics' silence (input_timeout_s), checked on the diagnostics tick. */
-  readonly inputs: StaleInputs;
 }
 
 const SESSION_HINT = 'deactivate the node, set it, then cleanup and configure again';
@@ -97,8 +93,8 @@ export class PerceptionNode {
   private configured: Configured | undefined;
   private active: Active | undefined;
   private configureError = '';
-  private droppedBefore = 0;
-  private readonly stats = new NodeStats();
+  /** What an unconfigured node reports (no camera has counted anything yet). */
+  private readonly idleStats = new NodeStats();
   private readonly latencyClock: LatencyClock;
   private readonly warnings: ThrottledLog;
   private readonly notices: ThrottledLog;
@@ -144,38 +140,58 @@ export class PerceptionNode {
     // whose format changes every frame is counted.
     this.notices = new ThrottledLog((l) => this.node.getLogger().info(l), { burst: 3 });
     ctx.pipelines.register(this.name);
-    this.diagnostics = new DiagnosticsPublisher(rcl, this.node, () =>
+    this.diagnostics = new DiagnosticsPublisher(rcl, this.node, () => this.reports());
+  }
+
+  /**
+   * The 1 Hz diagnostics: one status for a single-camera node; for a node with `cameras`, one per
+   * camera (its input, rates, drops, faults, tracks, 3D) and one for the node (the shared session).
+   */
+  private reports(): DiagnosticReport[] {
+    const c = this.configured;
+    const channels = c ? [...c.channels.values()] : [];
+    const shared: Omit<NodeDiagnosticsInput, ChannelKeys> = {
+      inputTimeoutS: this.inputTimeoutS,
+      state: this.managed.state,
+      transition: this.managed.transitionInProgress,
+      configureError: this.configureError,
+      model: String(this.values.model),
+      requestedProvider:
+        this.values.provider === 'htp' || this.values.provider === 'gpu'
+          ? this.values.provider
+          : 'cpu',
+      pipeline: c?.pipeline,
+      engine: c?.recovery.stats,
+      onAcceleratorFailure: String(this.values.on_accelerator_failure),
+      memory: process.memoryUsage(),
+      malloc: nativeAddon().mallocUsage(),
+    };
+    const forChannel = (ch: CameraChannel | undefined) =>
       nodeDiagnostics({
-        inputTimeoutS: this.inputTimeoutS,
-        staleInputs: this.checkInputs(),
-        state: this.managed.state,
-        transition: this.managed.transitionInProgress,
-        configureError: this.configureError,
-        model: String(this.values.model),
-        requestedProvider:
-          this.values.provider === 'htp' || this.values.provider === 'gpu'
-            ? this.values.provider
-            : 'cpu',
-        input: this.active?.lease?.topic ?? this.inputName(),
-        pipeline: this.configured?.pipeline,
-        engine: this.configured?.recovery.stats,
-        onAcceleratorFailure: String(this.values.on_accelerator_failure),
-        intake: this.active?.lease?.counters,
-        droppedStale: this.droppedBefore + (this.active?.mailbox.dropped ?? 0),
-        stats: this.stats,
-        view: this.configured?.view.stats,
-        depth: this.configured?.spatial && {
-          depthTopic: this.active?.depth?.depthTopic ?? 'depth',
-          cameraInfoTopic: this.active?.depth?.cameraInfoTopic ?? 'camera_info',
-          counters: this.active?.depth?.counters,
-          spatial: this.configured.spatial.stats,
-          targetFrame: this.configured.config.target_frame,
-          transforms: this.active?.transforms?.counters,
+        ...shared,
+        camera: ch?.camera ?? '',
+        staleInputs: ch ? this.checkInputs(ch) : [],
+        input: ch?.inputs?.lease?.topic ?? this.inputName(),
+        intake: ch?.inputs?.lease?.counters,
+        droppedStale:
+          (ch?.droppedBefore ?? 0) + (ch ? (this.active?.mailboxes.dropped(ch.camera) ?? 0) : 0),
+        stats: ch?.stats ?? this.idleStats,
+        view: ch?.view.stats,
+        depth: ch?.spatial && {
+          depthTopic: ch.inputs?.depth?.depthTopic ?? ch.inputTopics.depth,
+          cameraInfoTopic: ch.inputs?.depth?.cameraInfoTopic ?? ch.inputTopics.cameraInfo,
+          counters: ch.inputs?.depth?.counters,
+          spatial: ch.spatial.stats,
+          targetFrame: c?.config.target_frame ?? '',
+          transforms: ch.inputs?.transforms?.counters,
         },
-        memory: process.memoryUsage(),
-        malloc: nativeAddon().mallocUsage(),
-      }),
-    );
+      });
+    if (channels.length <= 1 || channels[0]!.camera === '') return [forChannel(channels[0])];
+    const perCamera = channels.map((ch) => ({ camera: ch.camera, report: forChannel(ch) }));
+    return [
+      sessionDiagnostics(forChannel(undefined), perCamera, c?.pipeline.models.length ?? 0),
+      ...perCamera.map((p) => ({ ...p.report, sub: p.camera })),
+    ];
   }
 
   get node(): Rclnodejs.lifecycle.LifecycleNode {
@@ -199,16 +215,19 @@ export class PerceptionNode {
    * The inputs silent for input_timeout_s now; logs once when one goes stale and once when it
    * resumes (this runs on the 1 Hz diagnostics tick, not per frame).
    */
-  private checkInputs(): readonly StaleInput[] {
-    const inputs = this.active?.inputs;
+  private checkInputs(ch: CameraChannel): readonly StaleInput[] {
+    const inputs = ch.inputs?.stale;
     if (!inputs) return [];
     const { stale, wentStale, resumed } = inputs.update(performance.now(), this.inputTimeoutS);
     const log = this.node.getLogger();
+    const who = ch.camera ? `camera ${ch.camera}: ` : '';
     for (const r of resumed) {
-      log.info(`${r.what} on ${r.topic} again after up to ${r.silentS.toFixed(1)} s of silence`);
+      log.info(
+        `${who}${r.what} on ${r.topic} again after up to ${r.silentS.toFixed(1)} s of silence`,
+      );
     }
     for (const w of wentStale) {
-      log.warn(`${StaleInputs.message(w)} (input_timeout_s ${this.inputTimeoutS})`);
+      log.warn(`${who}${StaleInputs.message(w)} (input_timeout_s ${this.inputTimeoutS})`);
     }
     return stale;
   }
@@ -240,7 +259,9 @@ export class PerceptionNode {
     return (
       this.configured?.pipeline.frameOptionsProblem(options) ||
       (changes.video_encoder !== undefined
-        ? this.configured?.view.videoEncoderProblem(options.video.encoder)
+        ? [...(this.configured?.channels.values() ?? [])]
+            .map((ch) => ch.view.videoEncoderProblem(options.video.encoder))
+            .find((p) => p)
         : '') ||
       ''
     );
@@ -270,42 +291,63 @@ export class PerceptionNode {
         frameOptions(config),
         this.requiredTask,
       );
-      const rcl = this.ctx.rcl;
-      const outputs = new TaskPublishers(rcl, this.node, pipeline.task);
-      const log = this.node.getLogger();
-      const view = new OperatorView(
-        rcl,
-        this.node,
-        pipeline,
-        (encoding) => this.warnUndrawable(encoding),
-        (line) => log.warn(line),
-      );
-      const manifest = pipeline.model.manifest;
-      // LabelInfo.threshold: the least score published; while tracking, a low detection that
-      // continues a track is.
-      outputs.publishLabels(
-        manifest.classNames,
-        config.tracking ? config.track_low_threshold : config.score_threshold,
-      );
-      const limbs = pipeline.model.keypoints.skeleton.limbs;
-      const spatial = config.depth
-        ? new SpatialOutputs(rcl, this.node, pipeline.task === 'pose', {
-            classNames: manifest.classNames,
-            skeleton: limbs,
-            lifetimeS: 0.5,
-            ns: this.name,
-          })
-        : undefined;
+      let channels: Map<string, CameraChannel>;
+      try {
+        channels = this.openChannels(config, pipeline);
+      } catch (e) {
+        pipeline.dispose();
+        throw e;
+      }
       this.depthNow = depthSettings(config);
       const recovery = this.acceleratorRecovery(pipeline, config);
-      this.configured = { config, pipeline, outputs, view, spatial, recovery };
+      this.configured = { config, pipeline, channels, recovery };
+      this.ctx.pipelines.setCameras(this.name, [...channels.keys()]);
       this.configureError = '';
-      this.stats.clearTimings();
       this.logPlacement(pipeline, config);
     } catch (e) {
       this.configureError = e instanceof Error ? e.message : String(e);
       throw e;
     }
+  }
+
+  /**
+   * A channel per camera: `cameras`, else a person_source's cameras (a pose pipeline follows its
+   * detector camera by camera), else the node's single camera ''. A channel that fails to open
+   * closes the ones before it.
+   */
+  private openChannels(
+    config: PerceptionConfig,
+    pipeline: PerceptionPipeline,
+  ): Map<string, CameraChannel> {
+    const source = config.person_source;
+    const sourceCameras = source ? this.ctx.pipelines.camerasOf(source) : undefined;
+    if (
+      config.cameras.length > 0 &&
+      sourceCameras &&
+      sourceCameras.join() !== config.cameras.join()
+    ) {
+      throw new ConfigError(
+        `cameras [${config.cameras.join(', ')}] differ from person_source ${source}'s [${sourceCameras.join(', ')}]: leave cameras empty to follow its cameras`,
+      );
+    }
+    const cameras = config.cameras.length > 0 ? config.cameras : (sourceCameras ?? ['']);
+    const log = this.node.getLogger();
+    const channels = new Map<string, CameraChannel>();
+    try {
+      for (const camera of cameras) {
+        channels.set(
+          camera,
+          new CameraChannel(this.ctx.rcl, this.node, camera, config, pipeline, this.name, {
+            warn: (line) => log.warn(line),
+            undrawable: (encoding) => this.warnUndrawable(encoding),
+          }),
+        );
+      }
+    } catch (e) {
+      for (const ch of channels.values()) void ch.destroy();
+      throw e;
+    }
+    return channels;
   }
 
   private logPlacement(pipeline: PerceptionPipeline, c: PerceptionConfig): void {
@@ -359,11 +401,12 @@ export class PerceptionNode {
    * from. A frame still waiting when the next arrives is dropped and counted by the mailbox.
    */
   private handOverFrame(
-    mailbox: LatestFrameMailbox<FrameWork>,
+    mailboxes: CameraMailboxes<FrameWork>,
+    ch: CameraChannel,
     work: Omit<FrameWork, 'postedAt'>,
   ): void {
-    this.stats.received++;
-    mailbox.post(withFields(work, { postedAt: performance.now() }));
+    ch.stats.received++;
+    mailboxes.post(ch.camera, withFields(work, { postedAt: performance.now() }));
   }
 
   private async onActivate(): Promise<void> {
@@ -371,37 +414,53 @@ export class PerceptionNode {
     if (!c) throw new Error('activate before configure');
     c.pipeline.resetTracking();
     c.recovery.resume();
-    this.node.getLogger().info(c.view.videoLine());
-    const mailbox = new LatestFrameMailbox<FrameWork>();
-    const post = (w: Omit<FrameWork, 'postedAt'>): void => this.handOverFrame(mailbox, w);
+    const channels = [...c.channels.values()];
+    this.node.getLogger().info(channels[0]!.view.videoLine());
+    const mailboxes = new CameraMailboxes<FrameWork>([...c.channels.keys()]);
     const source = c.config.person_source;
-    const lease = source
-      ? undefined
-      : this.ctx.cameras.attach(
-          this.node,
-          {
-            topic: c.config.input_transport === 'raw' ? 'image' : 'image/compressed',
-            transport: c.config.input_transport,
-            qos: c.config.input_qos,
-          },
-          (frame) => post({ frame }),
-        );
+    for (const ch of channels) ch.inputs = this.attachInputs(ch, c.config, mailboxes, !source);
     const unfollow = source
-      ? this.ctx.pipelines.follow(source, (d) => post({ frame: d.frame, persons: d.persons }))
+      ? this.ctx.pipelines.follow(source, (d) => {
+          // A camera the source serves and this pipeline does not (it was configured before the
+          // source changed its cameras) is not ours to run.
+          const ch = c.channels.get(d.camera);
+          if (ch) this.handOverFrame(mailboxes, ch, { frame: d.frame, persons: d.persons });
+        })
       : undefined;
-    const depth = c.spatial
+    this.active = {
+      mailboxes,
+      loop: runFrames(mailboxes, c, this.frameHost(c)),
+      unfollow,
+    };
+  }
+
+  /** One camera's subscriptions (colour unless frames come from a person_source), depth and tf. */
+  private attachInputs(
+    ch: CameraChannel,
+    config: PerceptionConfig,
+    mailboxes: CameraMailboxes<FrameWork>,
+    camera: boolean,
+  ): ChannelInputs {
+    const lease = camera
+      ? this.ctx.cameras.attach(
+          this.node,
+          { topic: ch.inputTopics.image, transport: config.input_transport, qos: config.input_qos },
+          (frame) => this.handOverFrame(mailboxes, ch, { frame }),
+        )
+      : undefined;
+    const depth = ch.spatial
       ? this.ctx.depths.attach(this.node, {
-          depthTopic: 'depth',
-          cameraInfoTopic: 'camera_info',
-          qos: c.config.input_qos,
+          depthTopic: ch.inputTopics.depth,
+          cameraInfoTopic: ch.inputTopics.cameraInfo,
+          qos: config.input_qos,
         })
       : undefined;
     const transforms =
-      c.spatial && c.config.target_frame ? this.ctx.transforms.attach(this.node) : undefined;
+      ch.spatial && config.target_frame ? this.ctx.transforms.attach(this.node) : undefined;
     const watched: WatchedInput[] = [];
     if (lease) {
       watched.push({
-        what: c.config.input_transport === 'raw' ? 'image' : 'compressed image',
+        what: config.input_transport === 'raw' ? 'image' : 'compressed image',
         topic: lease.topic,
         lastReceivedAt: () => lease.counters.lastReceivedAt,
       });
@@ -420,32 +479,30 @@ export class PerceptionNode {
         },
       );
     }
-    this.active = {
-      mailbox,
-      loop: runFrames(mailbox, c, this.frameHost(c)),
-      lease,
-      unfollow,
-      depth,
-      transforms,
-      inputs: new StaleInputs(watched, performance.now()),
-    };
+    return { lease, depth, transforms, stale: new StaleInputs(watched, performance.now()) };
   }
 
   private async onDeactivate(): Promise<void> {
     const a = this.active;
     if (!a) return;
-    a.lease?.release();
+    const channels = [...(this.configured?.channels.values() ?? [])];
+    for (const ch of channels) {
+      ch.inputs?.lease?.release();
+      ch.inputs?.depth?.release();
+      ch.inputs?.transforms?.release();
+    }
     a.unfollow?.();
-    a.depth?.release();
-    a.transforms?.release();
-    a.mailbox.close();
+    a.mailboxes.close();
     // The frame in flight finishes and is published (or passes its deadline); nothing new is taken.
     await a.loop;
-    this.droppedBefore += a.mailbox.dropped;
+    for (const ch of channels) {
+      ch.droppedBefore += a.mailboxes.dropped(ch.camera);
+      ch.inputs = undefined;
+    }
     this.active = undefined;
     const c = this.configured;
     await c?.recovery.pause();
-    await c?.view.idle();
+    for (const ch of channels) await ch.view.idle();
     for (const m of c?.pipeline.models ?? []) m.session.releasePower();
   }
 
@@ -454,9 +511,7 @@ export class PerceptionNode {
     if (!c) return;
     this.configured = undefined;
     c.pipeline.dispose();
-    c.outputs.destroy();
-    await c.view.destroy();
-    c.spatial?.destroy();
+    for (const ch of c.channels.values()) await ch.destroy();
     collectGarbage();
   }
 
@@ -486,13 +541,13 @@ export class PerceptionNode {
       node: this.node,
       clock: this.latencyClock,
       name: this.name,
-      stats: this.stats,
       warnings: this.warnings,
       notices: this.notices,
       pipelines: this.ctx.pipelines,
-      depth: () => {
-        const lease = this.active?.depth;
-        const transforms = this.active?.transforms;
+      depth: (camera) => {
+        const inputs = c.channels.get(camera)?.inputs;
+        const lease = inputs?.depth;
+        const transforms = inputs?.transforms;
         const target = transforms && { frame: c.config.target_frame, transforms };
         return lease && this.depthNow ? { lease, settings: this.depthNow, target } : undefined;
       },

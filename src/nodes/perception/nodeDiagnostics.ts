@@ -23,6 +23,8 @@ export interface DepthDiagnostics {
 }
 
 export interface NodeDiagnosticsInput {
+  /** The camera reported on ('' for a node's single camera). */
+  readonly camera: string;
   readonly state: PrimaryState;
   readonly transition: string | undefined;
   /** Reason of the last failed configure, shown while unconfigured. */
@@ -120,9 +122,9 @@ export function nodeDiagnostics(d: NodeDiagnosticsInput): DiagnosticReport {
     stale_inputs: d.staleInputs.map((s) => s.topic).join(', '),
     // Live tracks (tracking on): tracked = matched this frame, lost = kept for `track_buffer`
     // frames, tentative = seen once, not yet published. Empty when tracking is off.
-    tracks_tracked: pipeline?.trackCounts()?.tracked ?? '',
-    tracks_lost: pipeline?.trackCounts()?.lost ?? '',
-    tracks_tentative: pipeline?.trackCounts()?.tentative ?? '',
+    tracks_tracked: pipeline?.trackCounts(d.camera)?.tracked ?? '',
+    tracks_lost: pipeline?.trackCounts(d.camera)?.lost ?? '',
+    tracks_tentative: pipeline?.trackCounts(d.camera)?.tentative ?? '',
     // direct: each frame copied once out of DDS (our rclnodejs patch); serialized: rmw's two.
     intake_take: d.intake?.take ?? '',
     bad_frames: d.intake?.rejected ?? 0,
@@ -314,4 +316,73 @@ function videoValues(view: OperatorViewStats | undefined): Record<string, string
     video_encode_cpu_ms_p50: v.cpuMsP50.toFixed(2),
     video_encode_cpu_ms_p95: v.cpuMsP95.toFixed(2),
   };
+}
+
+/** What a node-level status of a multi-camera node keeps: the shared session's, not a camera's. */
+const SESSION_KEYS = [
+  'lifecycle_state',
+  'model',
+  'requested_provider',
+  'running_provider',
+  'processor',
+  'engine_state',
+  'engine_failures',
+  'engine_recoveries',
+  'last_engine_failure',
+  'dropped_engine_down',
+  'on_accelerator_failure',
+  'nodes_by_provider',
+  'runtime',
+  'model_source',
+  'cpu_int8_kernels',
+  'power_state',
+  'power_votes_up',
+  'power_vote_failures',
+  'process_rss_mb',
+  'process_js_heap_mb',
+  'process_array_buffers_mb',
+  'process_malloc_in_use_mb',
+  'process_malloc_free_mb',
+  'process_malloc_mmapped_mb',
+  'engine_arena_reserved_mb',
+  'engine_arena_peak_mb',
+  'engine_arena_extensions',
+];
+
+/**
+ * The node-level status of a node with `cameras`: its one session (model, where it runs, engine
+ * health, power vote, memory: from `session`, a report built without a camera), how many model
+ * sessions serve the cameras, and each camera's rate; the worst camera's level, its reasons named
+ * by camera. Each camera's own status (its input, drops, faults, tracks) is published beside it.
+ */
+export function sessionDiagnostics(
+  session: DiagnosticReport,
+  cameras: readonly { readonly camera: string; readonly report: DiagnosticReport }[],
+  modelSessions: number,
+): DiagnosticReport {
+  const values: Record<string, string | number | boolean> = {};
+  for (const k of SESSION_KEYS) if (k in session.values) values[k] = session.values[k]!;
+  values.cameras = cameras.map((c) => c.camera).join(', ');
+  // One per model file loaded (the model, and a top-down model's own detector): not per camera.
+  values.model_sessions = modelSessions;
+  let inputHz = 0;
+  let outputHz = 0;
+  for (const c of cameras) {
+    inputHz += Number(c.report.values.input_hz ?? 0);
+    outputHz += Number(c.report.values.output_hz ?? 0);
+    values[`${c.camera}_output_hz`] = c.report.values.output_hz ?? '';
+  }
+  values.input_hz = inputHz.toFixed(2);
+  values.output_hz = outputHz.toFixed(2);
+  const worst = Math.max(session.level, ...cameras.map((c) => c.report.level));
+  const problems = cameras
+    .filter((c) => c.report.level > DIAG_OK)
+    .map((c) => `${c.camera}: ${c.report.message}`);
+  let message = `${outputHz.toFixed(1)} fps over ${cameras.length} cameras`;
+  if (session.level > DIAG_OK || session.values.lifecycle_state !== 'active') {
+    message = session.message;
+  } else if (problems.length > 0) {
+    message = problems.join('; ');
+  }
+  return { level: worst, message, values };
 }

@@ -3,6 +3,8 @@ import type { PersonInput } from '../../pipeline/perceptionPipeline';
 
 /** A detection pipeline's result on one frame, as a top-down pose pipeline takes it. */
 export interface DetectionsOnFrame {
+  /** The camera of the detection pipeline that saw it ('' for a single-camera pipeline). */
+  readonly camera: string;
   readonly frame: CameraFrame;
   readonly persons: PersonInput;
 }
@@ -18,10 +20,21 @@ type Listener = (d: DetectionsOnFrame) => void;
 export class PipelineRegistry {
   private readonly names = new Set<string>();
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly cameras = new Map<string, readonly string[]>();
 
   register(name: string): void {
     if (this.names.has(name)) throw new Error(`two pipelines named '${name}' in one process`);
     this.names.add(name);
+  }
+
+  /** What a pipeline serves, as of its last configure ([''] for its single camera). */
+  setCameras(name: string, cameras: readonly string[]): void {
+    this.cameras.set(name, cameras);
+  }
+
+  /** The cameras `name` serves, once it was configured; a follower takes the same. */
+  camerasOf(name: string): readonly string[] | undefined {
+    return this.cameras.get(name);
   }
 
   has(name: string): boolean {

@@ -3,12 +3,14 @@ import {
   arenaValues,
   nodeDiagnostics,
   NodeDiagnosticsInput,
+  sessionDiagnostics,
 } from '../../../../src/nodes/perception/nodeDiagnostics';
 import { NodeStats } from '../../../../src/nodes/perception/nodeStats';
 import { DIAG_ERROR, DIAG_OK, DIAG_WARN } from '../../../../src/ros/diagnosticsPublisher';
 import type { RecoveryStats } from '../../../../src/nodes/perception/acceleratorRecovery';
 
 const active = (over: Partial<NodeDiagnosticsInput> = {}): NodeDiagnosticsInput => ({
+  camera: '',
   state: 'active',
   transition: undefined,
   configureError: '',
@@ -255,5 +257,46 @@ describe('nodes/nodeDiagnostics: native memory', () => {
     // The person detector has run, the pose model not yet: a partial sum would mislead.
     assert.equal(arenaValues([a, null]).engine_arena_reserved_mb, '');
     assert.equal(arenaValues([]).engine_arena_reserved_mb, '');
+  });
+});
+
+describe('nodes/sessionDiagnostics: the node-level status of a node with cameras', () => {
+  it('keeps the session values, counts the sessions, sums the rates and names the camera at fault', () => {
+    const session = nodeDiagnostics(active({ camera: '' }));
+    const ok = {
+      level: DIAG_OK,
+      message: '5.0 fps',
+      values: { output_hz: '5.00', input_hz: '5.00' },
+    };
+    const silent = {
+      level: DIAG_WARN,
+      message: 'no image on /rear/image_raw for 3.0 s',
+      values: { output_hz: '0.00', input_hz: '0.00' },
+    };
+    const all = sessionDiagnostics(
+      session,
+      [
+        { camera: 'front', report: ok },
+        { camera: 'rear', report: ok },
+      ],
+      1,
+    );
+    assert.equal(all.level, DIAG_OK);
+    assert.equal(all.message, '10.0 fps over 2 cameras');
+    assert.equal(all.values.model_sessions, 1);
+    assert.equal(all.values.cameras, 'front, rear');
+    assert.equal(all.values.model, 'yolov8s-fall');
+    assert.equal(all.values.front_output_hz, '5.00');
+    assert.equal(all.values.received, undefined, "a camera's counters stay in its own status");
+    const one = sessionDiagnostics(
+      session,
+      [
+        { camera: 'front', report: ok },
+        { camera: 'rear', report: silent },
+      ],
+      1,
+    );
+    assert.equal(one.level, DIAG_WARN);
+    assert.equal(one.message, 'rear: no image on /rear/image_raw for 3.0 s');
   });
 });

@@ -1,0 +1,140 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import { photoDirWith } from '../../support/photos';
+import type { DetectionsMsg, DiagnosticStatus } from '../../support/rosClient';
+import { RunningProcess, startNode } from '../../support/rosProcess';
+import { useRosTestBed } from '../../support/rosTestBed';
+
+/** Each camera's photo and a COCO class only that photo has (yolo11n's class index). */
+const CAMERAS = {
+  front: { photo: 'giraffe.jpg', class: '23' },
+  rear: { photo: 'kite.jpg', class: '33' },
+  left: { photo: 'motorcycle_left.png', class: '3' },
+  right: { photo: 'horses.jpg', class: '17' },
+} as const;
+type Camera = keyof typeof CAMERAS;
+const NAMES = Object.keys(CAMERAS) as Camera[];
+const NODE = 'mc_it';
+
+/**
+ * One perception_node serving four cameras with one model session, over real DDS: four image
+ * sources publish different photos on <camera>/image_raw, the node publishes each camera's
+ * results under ~/<camera>/ with that camera's header and content, and a camera that stops or
+ * changes size leaves the others running.
+ */
+describe('several cameras, one model (cameras:=[front, rear, left, right]) over real DDS', function () {
+  this.timeout(300_000);
+  const bed = useRosTestBed();
+  const sources = new Map<Camera, RunningProcess>();
+  const dirs: string[] = [];
+
+  const startCamera = (cam: Camera, extra: string[] = []): RunningProcess => {
+    const dir = photoDirWith(CAMERAS[cam].photo);
+    dirs.push(dir);
+    const p = bed.own(
+      startNode(
+        'imageSourceNode',
+        `src_${cam}`,
+        [`directory:=${dir}`, 'rate_hz:=2.0', `frame_id:=${cam}_optical`, ...extra],
+        ['-r', `image:=/${cam}/image_raw`],
+      ),
+    );
+    sources.set(cam, p);
+    return p;
+  };
+
+  before(async () => {
+    const node = bed.own(
+      startNode('perceptionNode', NODE, [
+        'threads:=2',
+        `cameras:=[${NAMES.join(', ')}]`,
+        'input_timeout_s:=2.0',
+      ]),
+    );
+    await node.waitFor(/nodes by provider/, 90_000);
+    for (const cam of NAMES) await bed.client.watch(`/${NODE}/${cam}/detections`, 'detections');
+    for (const cam of NAMES) startCamera(cam);
+  });
+
+  after(() => {
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  const take = (cam: Camera, n: number, timeoutS = 60) =>
+    bed.client.take<DetectionsMsg>(`/${NODE}/${cam}/detections`, n, timeoutS);
+
+  async function diagnosticsWhen(
+    who: string,
+    ready: (d: DiagnosticStatus) => boolean,
+    what: string,
+  ): Promise<DiagnosticStatus> {
+    let d: DiagnosticStatus | undefined;
+    for (let i = 0; i < 40; i++) {
+      d = await bed.client.diagnostics(who, 5);
+      if (d.values && ready(d)) return d;
+    }
+    assert.fail(`${who}: ${what}; last ${JSON.stringify(d)}`);
+  }
+
+  it("publishes each camera's own detections under ~/<camera>/, with its header, from one model session", async function () {
+    for (const cam of NAMES) {
+      const msgs = await take(cam, 2);
+      assert.ok(msgs.length >= 2, `${cam}: ${msgs.length} messages`);
+      for (const m of msgs) assert.equal(m.frame_id, `${cam}_optical`, `${cam}: its own header`);
+      const classes = new Set(msgs.flatMap((m) => m.items.map((d) => d.class_id)));
+      assert.ok(classes.has(CAMERAS[cam].class), `${cam}: ${[...classes].join(',')}`);
+      // Nothing of the other cameras' photos.
+      for (const other of NAMES.filter((o) => o !== cam)) {
+        assert.ok(!classes.has(CAMERAS[other].class), `${cam} shows ${other}'s class`);
+      }
+    }
+    const node = await diagnosticsWhen(
+      NODE,
+      (d) => d.values.model_sessions !== undefined,
+      'a node status',
+    );
+    assert.equal(node.values.model_sessions, '1', 'the model is loaded once for four cameras');
+    assert.equal(node.values.cameras, NAMES.join(', '));
+    for (const cam of NAMES) {
+      const d = await diagnosticsWhen(
+        `${NODE}/${cam}`,
+        (s) => Number(s.values.processed) > 0,
+        'frames processed',
+      );
+      assert.equal(d.values.input, `/${cam}/image_raw`);
+    }
+  });
+
+  it("keeps the other cameras' rates when one stops, and says which one is silent", async function () {
+    await sources.get('rear')!.stop();
+    await diagnosticsWhen(
+      `${NODE}/rear`,
+      (d) => d.level === 1 && /no image on \/rear\/image_raw/.test(d.message),
+      'rear stale',
+    );
+    for (const cam of ['front', 'left', 'right'] as const) {
+      await bed.client.clear(`/${NODE}/${cam}/detections`);
+      const msgs = await take(cam, 3, 20);
+      assert.ok(msgs.length >= 3, `${cam} after rear stopped: ${msgs.length} messages in 20 s`);
+    }
+    const node = await bed.client.diagnostics(NODE, 5);
+    assert.match(node.message, /rear: no image on \/rear\/image_raw/);
+  });
+
+  it('a camera that changes resolution affects only its own outputs', async function () {
+    await sources.get('left')!.stop();
+    startCamera('left', ['width:=320', 'height:=240']);
+    await diagnosticsWhen(
+      `${NODE}/left`,
+      (d) => d.values.input_format?.startsWith('320x240') === true,
+      'left at 320x240',
+    );
+    const right = await bed.client.diagnostics(`${NODE}/right`, 5);
+    assert.equal(right.values.input_format_changes, '0', "right's format never changed");
+    for (const cam of ['front', 'right', 'left'] as const) {
+      await bed.client.clear(`/${NODE}/${cam}/detections`);
+      const msgs = await take(cam, 2, 20);
+      assert.ok(msgs.length >= 2, `${cam}: ${msgs.length}`);
+    }
+  });
+});
