@@ -8,6 +8,7 @@
     ros2 launch htp_perception perception.launch.py large_frames:=true   # camera frames in shared memory
     ros2 launch htp_perception perception.launch.py container:=true rviz:=true  # and rviz2 to watch
     ros2 launch htp_perception perception.launch.py container:=true stack:=permissive  # Apache/MIT weights only
+    ros2 launch htp_perception perception.launch.py cameras:='[front, rear, left, right]'  # one model, four cameras
 
 Every perception node is a managed (lifecycle) node, declared here as a LifecycleNode: with
 autostart (the default) it configures and activates itself; otherwise it waits, unconfigured, for
@@ -25,6 +26,12 @@ stack:=permissive takes config/perception-permissive.yaml and config/pipelines-p
 instead of the default files (NanoDet, MoveNet, MediaPipe selfie, VOC DeepLabV3: no AGPL-3.0
 weights); a params:= or pipelines:= given explicitly wins.
 
+cameras:= names camera namespaces one model serves (each `<camera>/image_raw`, outputs under
+`~/<camera>/`; docs/nodes.md, "Several cameras, one model"); in the container every pipeline
+serves them. Left empty (the default) the nodes take the single `image` input. rcl cannot type an
+empty array, so the parameter is handed over only when the argument names cameras: each node
+below is declared twice, with and without it.
+
 rviz:=true also starts rviz2 (package rviz2, not a dependency of this one: install it where you
 watch) with config/perception.rviz: the detector's annotated image and the semantic colour overlay.
 """
@@ -33,7 +40,7 @@ import os
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument
-from launch.conditions import IfCondition, UnlessCondition
+from launch.conditions import IfCondition
 from launch.substitutions import LaunchConfiguration, PythonExpression
 from launch_ros.actions import LifecycleNode, Node
 
@@ -42,6 +49,14 @@ def by_stack(stack, chosen, default_file, permissive_file):
     """The permissive stack's file with stack:=permissive when the user left `chosen` at its default."""
     return PythonExpression(["'", permissive_file, "' if '", stack, "' == 'permissive' and '", chosen,
                              "' == '", default_file, "' else '", chosen, "'"])
+
+
+def when(container, container_wanted, cameras, cameras_wanted):
+    """True when container:= is (or is not) true and cameras:= names (or does not name) cameras."""
+    return IfCondition(PythonExpression([
+        "('", container, "'.lower() in ('true', '1')) == ", str(container_wanted),
+        # Triple quotes: a list may quote its names ("['front', 'rear']").
+        " and ('''", cameras, "'''.strip() not in ('', '[]')) == ", str(cameras_wanted)]))
 
 
 def generate_launch_description():
@@ -55,6 +70,12 @@ def generate_launch_description():
                          os.path.join(share, 'config', 'pipelines-permissive.yaml'))
     image = LaunchConfiguration('image')
     container = LaunchConfiguration('container')
+    cameras = LaunchConfiguration('cameras')
+    node_one_camera = when(container, False, cameras, False)
+    node_cameras = when(container, False, cameras, True)
+    container_one_camera = when(container, True, cameras, False)
+    container_cameras = when(container, True, cameras, True)
+    camera_list = {'cameras': cameras}
     namespace = LaunchConfiguration('namespace')
     sim_time = {'use_sim_time': LaunchConfiguration('use_sim_time')}
     autostart = {'autostart': LaunchConfiguration('autostart')}
@@ -65,6 +86,8 @@ def generate_launch_description():
     return LaunchDescription([
         DeclareLaunchArgument('image', default_value='/camera/image_raw',
                               description='sensor_msgs/Image topic of the camera'),
+        DeclareLaunchArgument('cameras', default_value='',
+                              description="camera namespaces one model serves, e.g. '[front, rear]' (empty: the image input)"),
         DeclareLaunchArgument('container', default_value='false',
                               description='true: run the pipelines of `pipelines` in one process'),
         DeclareLaunchArgument('stack', default_value='default', choices=['default', 'permissive'],
@@ -91,13 +114,22 @@ def generate_launch_description():
                       name=LaunchConfiguration('name'), namespace=namespace, output='screen',
                       parameters=[params, autostart, sim_time],
                       remappings=camera, additional_env=large_frames, ros_arguments=enclave,
-                      condition=UnlessCondition(container)),
+                      condition=node_one_camera),
+        LifecycleNode(package='htp_perception', executable='perception_node',
+                      name=LaunchConfiguration('name'), namespace=namespace, output='screen',
+                      parameters=[params, autostart, sim_time, camera_list],
+                      remappings=camera, additional_env=large_frames, ros_arguments=enclave,
+                      condition=node_cameras),
         # Pipeline names and parameters come from the file; no `name` here, which would rename
-        # every node of the process. use_sim_time applies to each of them.
+        # every node of the process. use_sim_time (and cameras) apply to each of them.
         Node(package='htp_perception', executable='perception_container', namespace=namespace,
              output='screen', parameters=[pipelines, sim_time],
              remappings=camera, additional_env=large_frames, ros_arguments=enclave,
-             condition=IfCondition(container)),
+             condition=container_one_camera),
+        Node(package='htp_perception', executable='perception_container', namespace=namespace,
+             output='screen', parameters=[pipelines, sim_time, camera_list],
+             remappings=camera, additional_env=large_frames, ros_arguments=enclave,
+             condition=container_cameras),
         Node(package='rviz2', executable='rviz2', name='rviz2', output='screen',
              arguments=['-d', os.path.join(share, 'config', 'perception.rviz')],
              parameters=[sim_time], condition=IfCondition(rviz)),

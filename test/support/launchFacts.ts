@@ -50,6 +50,26 @@ export function inspectLaunch(file: string): LaunchFacts {
   return JSON.parse(r.stdout) as LaunchFacts;
 }
 
+/** One node of this package that a launch file starts, and its inline parameters' names. */
+export interface LaunchedNode {
+  executable: string;
+  parameters: string[];
+}
+
+/**
+ * The nodes of this package a launch file starts for these launch arguments (the rest at their
+ * defaults), by test/fixtures/launch/launch_conditions.py: its conditions evaluated as launch does.
+ */
+export function launchedNodes(file: string, args: Record<string, string>): LaunchedNode[] {
+  const r = spawnSync(
+    'python3',
+    [repoPath('test', 'fixtures', 'launch', 'launch_conditions.py'), file, JSON.stringify(args)],
+    { encoding: 'utf8' },
+  );
+  assert.equal(r.status, 0, `${file} with ${JSON.stringify(args)}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as LaunchedNode[];
+}
+
 /** A YAML file (or `expression` of it, `d` being the file) as JSON, read by the ROS' Python. */
 export function yamlJson<T>(file: string, expression = 'd'): T {
   const r = spawnSync(

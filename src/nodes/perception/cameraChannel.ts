@@ -8,6 +8,7 @@ import { outputTopics } from '../../ros/outputTopics';
 import type { TransformLease } from '../../ros/transformListener';
 import { OperatorView } from '../operator/operatorView';
 import { NodeStats } from './nodeStats';
+import type { RobotFrameDetections } from './robotFrameDetections';
 import { SpatialOutputs } from './spatialOutputs';
 import type { StaleInputs } from './staleInputs';
 import { TaskPublishers } from './taskPublishers';
@@ -47,6 +48,8 @@ export class CameraChannel {
     pipeline: PerceptionPipeline,
     ns: string,
     log: { warn(line: string): void; undrawable(encoding: string): void },
+    /** The node's ~/detections_3d of every camera in target_frame, if it has one. */
+    robotFrame?: RobotFrameDetections,
   ) {
     const topics = outputTopics(camera);
     this.inputTopics = cameraInputTopics(camera, config.input_transport);
@@ -83,6 +86,7 @@ export class CameraChannel {
             ns: camera ? `${ns}/${camera}` : ns,
           },
           topics,
+          robotFrame && ((det) => robotFrame.publish(camera, det)),
         )
       : undefined;
   }

@@ -29,6 +29,7 @@ import { LatencyClock } from '../../ros/latencyClock';
 import { AcceleratorRecovery, type AcceleratorPolicy } from './acceleratorRecovery';
 import { FrameOutputs, FrameRunnerHost, FrameWork, runFrames } from './frameRunner';
 import { CameraChannel, type ChannelInputs } from './cameraChannel';
+import { RobotFrameDetections } from './robotFrameDetections';
 import { CameraMailboxes } from './cameraMailboxes';
 import { nodeDiagnostics, type NodeDiagnosticsInput, sessionDiagnostics } from './nodeDiagnostics';
 
@@ -54,6 +55,8 @@ export interface PerceptionProcess {
 interface Configured extends FrameOutputs {
   /** What the node does when its engine fails mid-run (on_accelerator_failure). */
   readonly recovery: AcceleratorRecovery;
+  /** With several cameras, depth and target_frame: ~/detections_3d of all of them. */
+  readonly robotFrame: RobotFrameDetections | undefined;
 }
 
 /** Active state: everything activate started and deactivate stops (and each channel's inputs). */
@@ -292,15 +295,20 @@ export class PerceptionNode {
         this.requiredTask,
       );
       let channels: Map<string, CameraChannel>;
+      const robotFrame =
+        config.cameras.length > 0 && config.depth && config.target_frame
+          ? new RobotFrameDetections(this.ctx.rcl, this.node)
+          : undefined;
       try {
-        channels = this.openChannels(config, pipeline);
+        channels = this.openChannels(config, pipeline, robotFrame);
       } catch (e) {
+        robotFrame?.destroy();
         pipeline.dispose();
         throw e;
       }
       this.depthNow = depthSettings(config);
       const recovery = this.acceleratorRecovery(pipeline, config);
-      this.configured = { config, pipeline, channels, recovery };
+      this.configured = { config, pipeline, channels, recovery, robotFrame };
       this.ctx.pipelines.setCameras(this.name, [...channels.keys()]);
       this.configureError = '';
       this.logPlacement(pipeline, config);
@@ -318,6 +326,7 @@ export class PerceptionNode {
   private openChannels(
     config: PerceptionConfig,
     pipeline: PerceptionPipeline,
+    robotFrame: RobotFrameDetections | undefined,
   ): Map<string, CameraChannel> {
     const source = config.person_source;
     const sourceCameras = source ? this.ctx.pipelines.camerasOf(source) : undefined;
@@ -337,10 +346,19 @@ export class PerceptionNode {
       for (const camera of cameras) {
         channels.set(
           camera,
-          new CameraChannel(this.ctx.rcl, this.node, camera, config, pipeline, this.name, {
-            warn: (line) => log.warn(line),
-            undrawable: (encoding) => this.warnUndrawable(encoding),
-          }),
+          new CameraChannel(
+            this.ctx.rcl,
+            this.node,
+            camera,
+            config,
+            pipeline,
+            this.name,
+            {
+              warn: (line) => log.warn(line),
+              undrawable: (encoding) => this.warnUndrawable(encoding),
+            },
+            robotFrame,
+          ),
         );
       }
     } catch (e) {
@@ -512,6 +530,7 @@ export class PerceptionNode {
     this.configured = undefined;
     c.pipeline.dispose();
     for (const ch of c.channels.values()) await ch.destroy();
+    c.robotFrame?.destroy();
     collectGarbage();
   }
 

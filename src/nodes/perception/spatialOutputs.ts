@@ -11,7 +11,11 @@ import { createOutputPublisher, RESULT_QOS } from '../../ros/publisherQos';
 import type { RosHeader } from '../../ros/rosHeader';
 import { encodeDetection3DArray, encodePersonPose3DArray } from '../../ros/codecs/spatialCodec';
 import { MarkerStyle, spatialMarkers } from '../../ros/spatialMarkers';
-import { detection3DArray, personPose3DArray } from '../../ros/spatialMessages';
+import {
+  type Detection3DArrayMsg,
+  detection3DArray,
+  personPose3DArray,
+} from '../../ros/spatialMessages';
 import { WatchedPublisher, WatchedPublisherStats } from '../../ros/watchedPublisher';
 
 export interface SpatialStats {
@@ -60,6 +64,8 @@ export class SpatialOutputs {
     withPoses: boolean,
     private readonly style: MarkerStyle,
     topics: OutputTopics = NODE_TOPICS,
+    /** Also given each frame's detections once they are in target_frame (several cameras). */
+    private readonly inTargetFrame?: (det: Detection3DArrayMsg) => void,
   ) {
     this.detections = createOutputPublisher(
       rcl,
@@ -127,6 +133,7 @@ export class SpatialOutputs {
     this.detectionsWithoutDepth += placed.withoutDepth;
     const det = detection3DArray(out, placed.detections);
     this.detections.publish(encodeDetection3DArray(det));
+    if (target) this.inTargetFrame?.(det);
     const poses = this.poses
       ? personPose3DArray(
           out,

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PERCEPTION_PARAMETERS } from '../../../src/config/perceptionConfig';
 import { repoPath } from '../../support/paths';
-import { inspectLaunch, yamlJson } from '../../support/launchFacts';
+import { inspectLaunch, launchedNodes, yamlJson } from '../../support/launchFacts';
 
 function installedExecutables(): string[] {
   const cmake = fs.readFileSync(repoPath('CMakeLists.txt'), 'utf8');
@@ -99,16 +99,53 @@ describe('launch files and config, checked statically (no launch wheels here)', 
     for (const [k, v] of Object.entries(py.arguments)) {
       if (!py.files.includes(v ?? '')) assert.equal(xml.arguments[k], v, k);
     }
-    // Single node unless container, the container if container, rviz2 if rviz.
+    // The single node or the container, each with and without cameras; rviz2 if rviz (which of
+    // them start for which arguments: the next test).
     assert.deepEqual(py.conditions, [
-      'UnlessCondition(container)',
-      'IfCondition(container)',
+      'node_one_camera',
+      'node_cameras',
+      'container_one_camera',
+      'container_cameras',
       'IfCondition(rviz)',
     ]);
     assert.deepEqual(
       xml.foreign.map((n) => ({ ...n, condition: /\$\(var (\w+)\)/.exec(n.condition)?.[1] })),
       py.foreign.map((n) => ({ ...n, condition: /IfCondition\((\w+)\)/.exec(n.condition)?.[1] })),
     );
+  });
+
+  it('starts one node of ours, the container only with container:=true, and hands cameras over only when it names some', () => {
+    const cases: { args: Record<string, string>; executable: string; cameras: boolean }[] = [
+      { args: {}, executable: 'perception_node', cameras: false },
+      { args: { cameras: '[]' }, executable: 'perception_node', cameras: false },
+      { args: { cameras: '[front, rear]' }, executable: 'perception_node', cameras: true },
+      { args: { cameras: "['front', 'rear']" }, executable: 'perception_node', cameras: true },
+      { args: { container: 'true' }, executable: 'perception_container', cameras: false },
+      {
+        args: { container: 'True', cameras: '[left]' },
+        executable: 'perception_container',
+        cameras: true,
+      },
+      {
+        args: { container: '1', cameras: ' [] ' },
+        executable: 'perception_container',
+        cameras: false,
+      },
+      { args: { container: 'false', rviz: 'true' }, executable: 'perception_node', cameras: false },
+    ];
+    for (const file of ['perception.launch.py', 'perception.launch.xml']) {
+      for (const c of cases) {
+        const at = `${file} ${JSON.stringify(c.args)}`;
+        const started = launchedNodes(path.join(LAUNCH, file), c.args);
+        assert.deepEqual(
+          started.map((n) => n.executable),
+          [c.executable],
+          at,
+        );
+        assert.equal(started[0]!.parameters.includes('cameras'), c.cameras, at);
+        assert.ok(started[0]!.parameters.includes('use_sim_time'), at);
+      }
+    }
   });
 
   it('gives every node of ours the robot arguments: namespace, use_sim_time, large_frames, enclave', () => {

@@ -203,6 +203,52 @@ describe('the accelerator failing mid-run (on_accelerator_failure)', function ()
     );
   });
 
+  it('several cameras, one session: the failure is handled once, every camera reports it, all resume', async () => {
+    const name = 'accel_cams';
+    const cams = ['af_front', 'af_rear'];
+    const node = startPerception(name, { failRuns: [3, 3] }, [`cameras:=[${cams.join(', ')}]`]);
+    await node.waitFor(/nodes by provider/, 60_000);
+    for (const c of cams) await bed.client.watch(`/${name}/${c}/detections`, 'detections');
+    await bed.client.diagnostics(name, 60);
+    for (const c of cams) {
+      bed.own(
+        startNode(
+          'imageSourceNode',
+          `${c}_cam`,
+          [`directory:=${bed.photoDir}`, 'rate_hz:=5.0'],
+          ['-r', `image:=/${c}/image_raw`],
+        ),
+      );
+    }
+    await node.waitFor(
+      /\[ERROR\] \[[0-9.]+\] \[accel_cams\]: yolo11n on cpu: ERR_RUNTIME: run 3 of/,
+      60_000,
+    );
+    await node.waitFor(/yolo11n: recovered on cpu after 1 re-creation/, 60_000);
+    // The shared session failed once: one ERROR line and one recovery, not one per camera.
+    const text = log(node);
+    assert.equal(nodeErrors(text, name).length, 1, text);
+    assert.equal(logLines(text, /recovered on cpu after/).length, 1, text);
+    // ... and every camera's status said so while it was down.
+    for (const c of cams) {
+      let down: DiagnosticStatus | undefined;
+      for (let i = 0; i < 10 && !down; i++) {
+        down = (await bed.client.diagnosticsLog(`${name}/${c}`)).find((s) => s.level === 2);
+      }
+      assert.ok(down, `${c}: no ERROR status`);
+      assert.match(down.message, /engine failed on cpu: ERR_RUNTIME: run 3 of/, c);
+      assert.equal(down.values.engine_state, 'broken', c);
+    }
+    for (const c of cams) {
+      await bed.client.clear(`/${name}/${c}/detections`);
+      const msgs = await bed.client.take<DetectionsMsg>(`/${name}/${c}/detections`, 2, 60);
+      assert.ok(msgs.length >= 2, `${c} after recovery: ${msgs.length}`);
+    }
+    const up = await diagnosticsWhen(name, (d) => d.values.engine_recoveries === '1');
+    assert.equal(up.values.model_sessions, '1');
+    assert.equal(up.values.engine_state, 'ok');
+  });
+
   it('stop on the CPU: the node deactivates, says why while inactive, and comes back on activate', async () => {
     const name = 'accel_stop';
     const node = startPerception(name, { failRuns: [5, 5] }, ['on_accelerator_failure:=stop']);

@@ -19,7 +19,13 @@ const CX = 320;
 const CY = 240;
 const OPTICAL = 'front_camera_optical_frame';
 /** base_link -> front_camera_link -> optical: 0.3 m ahead, 5 cm left, 0.5 m up, turned 10° left, tilted 5° down. */
-const CHAIN = [
+interface Edge {
+  parent: string;
+  child: string;
+  translation: number[];
+  rotation: readonly number[];
+}
+const CHAIN: Edge[] = [
   {
     parent: 'base_link',
     child: 'front_camera_link',
@@ -34,7 +40,52 @@ const CHAIN = [
   },
 ];
 
+const REAR_OPTICAL = 'rear_camera_optical_frame';
+/** base_link -> rear_camera_link -> optical: 0.25 m behind, 0.45 m up, facing backwards. */
+const REAR_CHAIN: Edge[] = [
+  {
+    parent: 'base_link',
+    child: 'rear_camera_link',
+    translation: [-0.25, 0, 0.45],
+    rotation: [0, 0, 1, 0] as const,
+  },
+  {
+    parent: 'rear_camera_link',
+    child: REAR_OPTICAL,
+    translation: [0, 0, 0],
+    rotation: [-0.5, 0.5, -0.5, 0.5] as const,
+  },
+];
+
 const sameStamp = (a: [number, number], b: [number, number]) => a[0] === b[0] && a[1] === b[1];
+
+interface Query {
+  target: string;
+  source: string;
+  t: number;
+  point: number[];
+}
+
+/** The independent computation: scipy through the static chain (tf_reference.py). */
+function referencePoints(chain: readonly Edge[], queries: Query[]): number[][] {
+  const edges = chain.map((e) => ({
+    parent: e.parent,
+    child: e.child,
+    static: true,
+    samples: [{ t: 0, translation: e.translation, rotation: e.rotation }],
+  }));
+  const out = JSON.parse(runToolsPython([REFERENCE], JSON.stringify({ edges, queries }))) as {
+    point: number[];
+  }[];
+  return out.map((o) => o.point);
+}
+
+/** The optical point of a 2D box centre at 2.0 m (pinhole, no distortion). */
+const opticalAt2m = (box: readonly number[]) => [
+  ((box[0]! - CX) * 2) / F,
+  ((box[1]! - CY) * 2) / F,
+  2,
+];
 
 /**
  * target_frame over real DDS: /tf_static from a Python broadcaster, a depth camera publishing a
@@ -53,7 +104,9 @@ describe('target_frame: 3D results in base_link from /tf_static over real DDS', 
     const tf = bed.own(
       startProcess('python3', [
         STATIC_TF,
-        ...CHAIN.flatMap((e) => [e.parent, e.child, ...e.translation, ...e.rotation].map(String)),
+        ...[...CHAIN, ...REAR_CHAIN].flatMap((e) =>
+          [e.parent, e.child, ...e.translation, ...e.rotation].map(String),
+        ),
       ]),
     );
     await tf.waitFor(/^ready$/m, 30_000);
@@ -78,6 +131,21 @@ describe('target_frame: 3D results in base_link from /tf_static over real DDS', 
       );
       await n.waitFor(/nodes by provider/, 60_000);
     }
+    // One node for both cameras (front/image_raw, rear/image_raw, ... relative to its namespace).
+    const both = bed.own(
+      startNode('perceptionNode', 'tf_cams', [
+        'threads:=1',
+        'depth:=true',
+        'model:=yolov8s-fall',
+        'target_frame:=base_link',
+        'cameras:=[front, rear]',
+      ]),
+    );
+    await both.waitFor(/nodes by provider/, 60_000);
+    for (const cam of ['front', 'rear']) {
+      await bed.client.watch(`/tf_cams/${cam}/detections`, 'detections');
+    }
+    await bed.client.watch('/tf_cams/detections_3d', 'detections_3d');
     await bed.client.watch('/tf_base/detections', 'detections');
     await bed.client.watch('/tf_base/detections_3d', 'detections_3d');
     await bed.client.watch('/tf_nowhere/detections_3d', 'detections_3d');
@@ -90,6 +158,15 @@ describe('target_frame: 3D results in base_link from /tf_static over real DDS', 
       ]),
     );
     await camera.waitFor(/^ready$/m, 60_000);
+    const rear = bed.own(
+      startProcess('python3', [
+        CAMERA,
+        ...['--ns', '/rear', '--colour', colour, '--width', String(W), '--height', String(H)],
+        ...depth,
+        ...['--frame-id', REAR_OPTICAL, '--rate', '2'],
+      ]),
+    );
+    await rear.waitFor(/^ready$/m, 60_000);
   });
 
   after(() => {
@@ -104,7 +181,7 @@ describe('target_frame: 3D results in base_link from /tf_static over real DDS', 
       return m2 ? [{ m2, m3 }] : [];
     });
     assert.ok(pairs.length > 0, 'no 3D message had its 2D message');
-    const queries: { target: string; source: string; t: number; point: number[] }[] = [];
+    const queries: Query[] = [];
     const got: number[][] = [];
     for (const { m2, m3 } of pairs) {
       assert.equal(m3.frame_id, 'base_link');
@@ -112,36 +189,60 @@ describe('target_frame: 3D results in base_link from /tf_static over real DDS', 
       for (const d3 of m3.items) {
         const d2 = m2.items.find((d) => d.id === d3.id)!;
         assert.equal(d3.frame_id, 'base_link');
-        // The optical point of the box centre at 2.0 m (pinhole, no distortion).
-        const [u, v] = d2.box;
-        queries.push({
-          target: 'base_link',
-          source: OPTICAL,
-          t: 1,
-          point: [((u - CX) * 2) / F, ((v - CY) * 2) / F, 2],
-        });
+        queries.push({ target: 'base_link', source: OPTICAL, t: 1, point: opticalAt2m(d2.box) });
         got.push(d3.center);
         // The box's axes are the camera's: its orientation the optical frame's in base_link.
         const q = d3.orientation;
         assert.ok(Math.abs(Math.hypot(...q) - 1) < 1e-9);
       }
     }
-    const edges = CHAIN.map((e) => ({
-      parent: e.parent,
-      child: e.child,
-      static: true,
-      samples: [{ t: 0, translation: e.translation, rotation: e.rotation }],
-    }));
-    const want = JSON.parse(runToolsPython([REFERENCE], JSON.stringify({ edges, queries }))) as {
-      point: number[];
-    }[];
+    const want = referencePoints(CHAIN, queries);
     want.forEach((w, i) => {
-      const err = Math.hypot(...w.point.map((v, k) => v - got[i]![k]!));
-      assert.ok(err <= 0.02, `${JSON.stringify(got[i])} vs ${JSON.stringify(w.point)}: ${err} m`);
+      const err = Math.hypot(...w.map((v, k) => v - got[i]![k]!));
+      assert.ok(err <= 0.02, `${JSON.stringify(got[i])} vs ${JSON.stringify(w)}: ${err} m`);
     });
     // The person stands ahead of the robot, about 2.3 m out, a little left of its axis (the
     // camera turned 10° left).
-    assert.ok(want.some((w) => w.point[0]! > 2 && w.point[0]! < 2.5));
+    assert.ok(want.some((w) => w[0]! > 2 && w[0]! < 2.5));
+  });
+
+  it("with cameras:=[front, rear], ~/detections_3d carries both cameras' people in base_link: one ahead, one behind, within 2 cm", async function () {
+    const merged = await bed.client.take<Detections3DMsg>('/tf_cams/detections_3d', 6, 60);
+    const twoD = {
+      front: await bed.client.take<DetectionsMsg>('/tf_cams/front/detections', 6, 10),
+      rear: await bed.client.take<DetectionsMsg>('/tf_cams/rear/detections', 6, 10),
+    };
+    const queries: Query[] = [];
+    const got: number[][] = [];
+    const seen = new Set<string>();
+    for (const m3 of merged) {
+      assert.equal(m3.frame_id, 'base_link');
+      for (const d3 of m3.items) {
+        // A track id is its camera's: the merged topic names the camera.
+        const [cam, id] = d3.id.split('/') as ['front' | 'rear', string];
+        assert.ok(cam === 'front' || cam === 'rear', `id ${d3.id} names no camera`);
+        const m2 = twoD[cam].find((m) => sameStamp(m.stamp, m3.stamp));
+        const d2 = m2?.items.find((d) => d.id === id);
+        if (!d2) continue;
+        seen.add(cam);
+        queries.push({
+          target: 'base_link',
+          source: cam === 'front' ? OPTICAL : REAR_OPTICAL,
+          t: 1,
+          point: opticalAt2m(d2.box),
+        });
+        got.push(d3.center);
+      }
+    }
+    assert.deepEqual([...seen].sort(), ['front', 'rear'], 'both cameras in the one topic');
+    const want = referencePoints([...CHAIN, ...REAR_CHAIN], queries);
+    want.forEach((w, i) => {
+      const err = Math.hypot(...w.map((v, k) => v - got[i]![k]!));
+      assert.ok(err <= 0.02, `${JSON.stringify(got[i])} vs ${JSON.stringify(w)}: ${err} m`);
+      // In front of the robot from the front camera, behind it from the rear one.
+      const ahead = queries[i]!.source === OPTICAL;
+      assert.ok(ahead ? w[0]! > 2 : w[0]! < -2, `${queries[i]!.source}: x = ${w[0]}`);
+    });
   });
 
   it('a target_frame the tree cannot reach: no 3D message, a WARN naming both frames, counted', async function () {
