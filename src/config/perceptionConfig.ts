@@ -267,6 +267,12 @@ export const PERCEPTION_PARAMETERS = {
     'session',
     'also place results in space from an aligned depth image on `depth` (16UC1 mm or 32FC1 m) and CameraInfo on `camera_info`: ~/detections_3d, ~/poses_3d, ~/markers',
   ),
+  depth_transport: spec(
+    z.enum(['raw', 'compressedDepth']),
+    'raw',
+    'session',
+    "depth: raw (sensor_msgs/Image on `depth`) or compressedDepth (image_transport's PNG or RVL on `depth/compressedDepth`)",
+  ),
   depth_slop_ms: spec(
     z.number().min(0).max(1000),
     11.1,

@@ -28,9 +28,13 @@ export class DepthHub {
   constructor(private readonly rcl: typeof Rclnodejs) {}
 
   attach(node: Rclnodejs.Node, input: DepthInput): DepthLease {
-    const depthTopic = node.resolveTopicName(input.depthTopic);
+    // As image_transport names a transport's topic: the base topic resolved (namespace,
+    // remapping), then the transport's suffix; `-r depth:=/cam/depth` serves both transports.
+    const depthBase = node.resolveTopicName(input.depthTopic);
+    const depthTopic =
+      input.depthTransport === 'compressedDepth' ? `${depthBase}/compressedDepth` : depthBase;
     const cameraInfoTopic = node.resolveTopicName(input.cameraInfoTopic);
-    const key = `${depthTopic} ${cameraInfoTopic} ${input.qos}`;
+    const key = `${depthTopic} ${input.depthTransport} ${cameraInfoTopic} ${input.qos}`;
     let shared = this.intakes.get(key);
     if (!shared) {
       // One log throttle per topic: a flood of bad depth frames must not hide a bad CameraInfo.
@@ -44,7 +48,7 @@ export class DepthHub {
         intake: new DepthIntake(
           this.rcl,
           node,
-          { depthTopic, cameraInfoTopic, qos: input.qos },
+          { ...input, depthTopic, cameraInfoTopic },
           (which, code, message) => warnings[which].report(code, message),
         ),
       };

@@ -6,15 +6,24 @@
  */
 import type * as Rclnodejs from 'rclnodejs';
 import { CameraModel, CameraModelError } from '../depth/cameraModel';
-import { decodeCameraInfo, decodeDepthImage, DepthFrame } from './codecs/depthCodecs';
+import {
+  decodeCameraInfo,
+  decodeCompressedDepthImage,
+  decodeDepthImage,
+  DepthFrame,
+} from './codecs/depthCodecs';
 import { FrameError, type FrameErrorCode } from './frameError';
 import { makeQos, QosName } from './qosProfile';
 import { rawSubscriptionOptions } from './directTake';
 import { messageLostCounter, type MessageLostCounter } from './messageLost';
 import type { RosTime } from './rosHeader';
 
+/** How depth images arrive: sensor_msgs/Image, or image_transport's compressedDepth. */
+export type DepthTransport = 'raw' | 'compressedDepth';
+
 export interface DepthInput {
   readonly depthTopic: string;
+  readonly depthTransport: DepthTransport;
   readonly cameraInfoTopic: string;
   readonly qos: QosName;
 }
@@ -74,11 +83,13 @@ export class DepthIntake {
     ) => void,
   ) {
     const qos = makeQos(rcl, input.qos);
+    const compressed = input.depthTransport === 'compressedDepth';
+    const decode = compressed ? decodeCompressedDepthImage : decodeDepthImage;
     this.depthSub = node.createSubscription(
-      'sensor_msgs/msg/Image',
+      compressed ? 'sensor_msgs/msg/CompressedImage' : 'sensor_msgs/msg/Image',
       input.depthTopic,
       rawSubscriptionOptions(qos),
-      (m: unknown) => this.takeDepth(m as Buffer),
+      (m: unknown) => this.takeDepth(m as Buffer, decode),
     );
     this.infoSub = node.createSubscription(
       'sensor_msgs/msg/CameraInfo',
@@ -147,11 +158,11 @@ export class DepthIntake {
     this.recent.length = 0;
   }
 
-  private takeDepth(message: Buffer): void {
+  private takeDepth(message: Buffer, decode: (m: Uint8Array) => DepthFrame): void {
     this.counters.depthReceived++;
     this.counters.depthLastReceivedAt = performance.now();
     try {
-      this.recent.push(decodeDepthImage(message));
+      this.recent.push(decode(message));
       if (this.recent.length > KEEP) this.recent.shift();
     } catch (e) {
       if (!(e instanceof FrameError)) throw e;

@@ -469,6 +469,7 @@ export class PerceptionNode {
     const depth = ch.spatial
       ? this.ctx.depths.attach(this.node, {
           depthTopic: ch.inputTopics.depth,
+          depthTransport: config.depth_transport,
           cameraInfoTopic: ch.inputTopics.cameraInfo,
           qos: config.input_qos,
         })

@@ -6,7 +6,9 @@
  */
 import { MAX_IMAGE_DIMENSION } from '../../core/imageEncoding';
 import type { CameraInfoFields } from '../../depth/cameraModel';
+import { CompressedDepthError, decodeCompressedDepth } from '../../depth/compressedDepth';
 import { DepthImage, DepthImageError, parseDepthEncoding } from '../../depth/depthImage';
+import { decodeCompressedImage } from './compressedImageCodec';
 import { CdrReader } from './cdrReader';
 import { FrameError } from '../frameError';
 import { readHeader } from './headerCodec';
@@ -46,6 +48,23 @@ export function decodeDepthImage(message: Uint8Array): DepthFrame {
     return { header, image: new DepthImage({ width, height, step, encoding, isBigEndian, data }) };
   } catch (e) {
     if (e instanceof DepthImageError) throw new FrameError('BAD_GEOMETRY', e.message);
+    throw e;
+  }
+}
+
+/**
+ * A depth image sent by image_transport's compressedDepth (a sensor_msgs/CompressedImage on
+ * `<depth>/compressedDepth`, PNG or RVL): decoded into a depth image of its own, read like a raw
+ * one. A format we do not read is UNKNOWN_ENCODING; bytes that do not decode are UNDECODABLE.
+ */
+export function decodeCompressedDepthImage(message: Uint8Array): DepthFrame {
+  const { header, format, data } = decodeCompressedImage(message);
+  try {
+    return { header, image: decodeCompressedDepth(format, data, MAX_IMAGE_DIMENSION) };
+  } catch (e) {
+    if (e instanceof CompressedDepthError) {
+      throw new FrameError(e.kind === 'format' ? 'UNKNOWN_ENCODING' : 'UNDECODABLE', e.message);
+    }
     throw e;
   }
 }

@@ -298,4 +298,56 @@ describe('3D results from an aligned depth image and CameraInfo over real DDS', 
     assert.match(d.values.frames_without_depth_by_reason ?? '', /"no_camera_info":\d+/);
     assert.equal(d.values.frames_with_depth, '0');
   });
+
+  it("depth as image_transport's compressedDepth (PNG 16UC1, RVL 32FC1): the person at 2 m as with raw depth", async function () {
+    const node = bed.own(
+      startNode(
+        'perceptionNode',
+        'd3_cd',
+        ['threads:=1', 'depth:=true', 'model:=yolov8s-fall', 'depth_transport:=compressedDepth'],
+        // One remap of the base topic serves the transport's topic, as with image_transport.
+        [
+          '-r',
+          'image:=/cd/image_raw',
+          '-r',
+          'depth:=/cd/depth',
+          '-r',
+          'camera_info:=/cd/camera_info',
+        ],
+      ),
+    );
+    await node.waitFor(/nodes by provider/, 60_000);
+    await bed.client.watch('/d3_cd/detections', 'detections');
+    await bed.client.watch('/d3_cd/detections_3d', 'detections_3d');
+    for (const [method, encoding] of [
+      ['png', '16UC1'],
+      ['rvl', '32FC1'],
+    ] as const) {
+      const depth = depthFile(dir, `flat2m.${method}`, encoding, W, H, () => 2.0);
+      await startCamera('/cd', depth, ['--depth-transport', method]);
+      await bed.client.clear('/d3_cd/detections_3d');
+      const three = await bed.client.take<Detections3DMsg>('/d3_cd/detections_3d', 2, 60);
+      const two = await bed.client.take<DetectionsMsg>('/d3_cd/detections', 2, 10);
+      await stopCamera();
+      let compared = 0;
+      for (const m3 of three) {
+        const m2 = two.find((m) => sameStamp(m.stamp, m3.stamp));
+        if (!m2) continue;
+        assert.equal(m3.items.length, m2.items.length, `${method}: every detection has depth`);
+        for (const d3 of m3.items) {
+          const [u] = m2.items.find((d) => d.id === d3.id)!.box;
+          const [x, , z] = d3.center;
+          // 32FC1 goes as quantized inverse depth: ~4 mm steps at 2 m.
+          assert.ok(Math.abs(z - 2) <= 0.02, `${method}: z ${z}`);
+          assert.ok(Math.abs(x - ((u - CX) * z) / F) <= 0.01, `${method}: x ${x} vs pixel ${u}`);
+          compared++;
+        }
+      }
+      assert.ok(compared > 0, `${method}: no 3D message had its 2D message`);
+    }
+    const d = await bed.client.diagnostics('d3_cd', 5);
+    assert.equal(d.values.depth_input, '/cd/depth/compressedDepth');
+    assert.equal(d.values.depth_bad_frames, '0', JSON.stringify(d.values));
+    assert.ok(Number(d.values.depth_received) > 0);
+  });
 });
