@@ -189,7 +189,9 @@ export class PerceptionNode {
           transforms: ch.inputs?.transforms?.counters,
         },
       });
-    if (channels.length <= 1 || channels[0]!.camera === '') return [forChannel(channels[0])];
+    // A node with `cameras` (even one) reports like one with several: a camera's status under
+    // its name, the session's under the node's, so a tool reads either the same way.
+    if (channels.length === 0 || channels[0]!.camera === '') return [forChannel(channels[0])];
     const perCamera = channels.map((ch) => ({ camera: ch.camera, report: forChannel(ch) }));
     return [
       sessionDiagnostics(forChannel(undefined), perCamera, c?.pipeline.models.length ?? 0),
