@@ -9,6 +9,11 @@ export interface RosTestBed {
   readonly photoDir: string;
   /** Keeps `p` to be stopped after the suite; returns it. */
   own<P extends RunningProcess>(p: P): P;
+  /**
+   * Stops every process owned so far, now: for suites whose tests each start their own nodes and
+   * cameras (an afterEach), so a finished test's nodes do not keep computing beside the next.
+   */
+  stopOwned(): Promise<void>;
 }
 
 /**
@@ -41,6 +46,9 @@ export function useRosTestBed(...photos: string[]): RosTestBed {
     own(p) {
       procs.push(p);
       return p;
+    },
+    async stopOwned() {
+      await Promise.all(procs.splice(0).map((p) => p.stop()));
     },
   };
 }

@@ -24,6 +24,9 @@ function logLines(text: string, pattern: RegExp): { t: number; line: string }[] 
 describe('the accelerator failing mid-run (on_accelerator_failure)', function () {
   this.timeout(240_000);
   const bed = useRosTestBed('person.jpg');
+  // Each test starts its own node and camera; left running, a finished test's node would keep
+  // inferring at 5 Hz beside the next one (the HTP simulator's cases then took 4x longer).
+  afterEach(() => bed.stopOwned());
 
   /**
    * A camera of the node's own, started once the client has a diagnostics status of the node: the

@@ -164,7 +164,9 @@ describe('~/annotated/foxglove: the annotated view as H.264 for Foxglove, over r
   });
 
   it('an encoder that fails mid-stream is reopened: one warning, counted, the stream resumes at an IDR that decodes', async () => {
-    // A camera of its own: the first test's camera still publishes on /image.
+    // The first tests' camera and node are done with (left running, they would keep encoding
+    // beside this one); a camera of its own.
+    await bed.stopOwned();
     bed.own(
       startProcess('node', [
         ...nodeCommand('imageSourceNode'),

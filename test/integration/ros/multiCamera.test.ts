@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { photoDirWith } from '../../support/photos';
 import type { DetectionsMsg, DiagnosticStatus } from '../../support/rosClient';
-import { RunningProcess, startNode } from '../../support/rosProcess';
+import { repoPath } from '../../support/paths';
+import { RunningProcess, startNode, startProcess } from '../../support/rosProcess';
 import { useRosTestBed } from '../../support/rosTestBed';
 
 /** Each camera's photo and a COCO class only that photo has (yolo11n's class index). */
@@ -15,6 +16,7 @@ const CAMERAS = {
 type Camera = keyof typeof CAMERAS;
 const NAMES = Object.keys(CAMERAS) as Camera[];
 const NODE = 'mc_it';
+const BAD_CAMERA = repoPath('test', 'fixtures', 'ros', 'bad_image_publisher.py');
 
 /**
  * One perception_node serving four cameras with one model session, over real DDS: four image
@@ -27,6 +29,7 @@ describe('several cameras, one model (cameras:=[front, rear, left, right]) over 
   const bed = useRosTestBed();
   const sources = new Map<Camera, RunningProcess>();
   const dirs: string[] = [];
+  let perception: RunningProcess;
 
   const startCamera = (cam: Camera, extra: string[] = []): RunningProcess => {
     const dir = photoDirWith(CAMERAS[cam].photo);
@@ -44,13 +47,13 @@ describe('several cameras, one model (cameras:=[front, rear, left, right]) over 
   };
 
   before(async () => {
-    const node = bed.own(
+    const node = (perception = bed.own(
       startNode('perceptionNode', NODE, [
         'threads:=2',
         `cameras:=[${NAMES.join(', ')}]`,
         'input_timeout_s:=2.0',
       ]),
-    );
+    ));
     await node.waitFor(/nodes by provider/, 90_000);
     for (const cam of NAMES) await bed.client.watch(`/${NODE}/${cam}/detections`, 'detections');
     for (const cam of NAMES) startCamera(cam);
@@ -136,5 +139,46 @@ describe('several cameras, one model (cameras:=[front, rear, left, right]) over 
       const msgs = await take(cam, 2, 20);
       assert.ok(msgs.length >= 2, `${cam}: ${msgs.length}`);
     }
+  });
+
+  it('a camera flooded with malformed frames counts them as its own; the others see none and keep their rates', async function () {
+    const flood = bed.own(
+      startProcess('python3', [BAD_CAMERA, '--topic', '/right/image_raw', '--rate', '50']),
+    );
+    await flood.waitFor(/^ready$/m, 30_000);
+    const floodFrom = Date.now();
+    const right = await diagnosticsWhen(
+      `${NODE}/right`,
+      (d) => Number(d.values.bad_frames) >= 100,
+      'right counting bad frames',
+    );
+    assert.deepEqual(Object.keys(JSON.parse(right.values.bad_frames_by_reason!) as object).sort(), [
+      'DATA_TOO_SHORT',
+      'STEP_TOO_SMALL',
+      'UNKNOWN_ENCODING',
+      'ZERO_SIZE',
+    ]);
+    for (const cam of ['front', 'left'] as const) {
+      const d = await bed.client.diagnostics(`${NODE}/${cam}`, 5);
+      assert.equal(d.values.bad_frames, '0', `${cam} took none of right's bad frames`);
+    }
+    // Right's own good frames still go through beside the bad ones, and so do the others'.
+    for (const cam of ['front', 'left', 'right'] as const) {
+      await bed.client.clear(`/${NODE}/${cam}/detections`);
+      const msgs = await take(cam, 2, 20);
+      assert.ok(msgs.length >= 2, `${cam} during the flood: ${msgs.length}`);
+    }
+    await flood.stop();
+    // Hundreds of bad frames, a few warning lines: the log names right's topic at most once per
+    // 5 s per reason.
+    const seconds = (Date.now() - floodFrom) / 1000;
+    const warnings = (perception.stdout() + perception.stderr())
+      .split('\n')
+      .filter((l) => /^\[WARN\]/.test(l) && l.includes('/right/image_raw')).length;
+    assert.ok(warnings >= 1, 'the flood was logged');
+    assert.ok(
+      warnings <= 4 * (Math.ceil(seconds / 5) + 1),
+      `${warnings} warning lines in ${seconds.toFixed(1)} s`,
+    );
   });
 });
