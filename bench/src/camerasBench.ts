@@ -28,6 +28,7 @@ import {
   packagePath,
   printedHelp,
   readHeader,
+  runMain,
   stampMs,
 } from '../../src/index';
 import { BenchFlags, parseBenchArgs } from './benchArgs';
@@ -46,6 +47,8 @@ import { writeHtpStandin } from './htpStandinModel';
 import { type LineProcess } from './lineProcess';
 import { lineChartSvg } from './lineChartSvg';
 import { readProcessUsage } from './processUsage';
+import { waitForPublisher, wallMs } from './graphTime';
+import { diagnosticsMemory } from './memoryBreakdown';
 
 const USAGE = `npm run bench:cameras [-- --cameras 1,2,4,6 --seconds 15 --warmup-s 5 --rate 30
                           --modes shared,per-camera --backends htp-standin,cpu-yolo11n
@@ -104,8 +107,6 @@ function parseOptions(argv: readonly string[]): Options {
   return { counts, seconds, warmupS, rate, modes, backends, json: a.jsonPath, png };
 }
 
-const wallMs = (): number => performance.timeOrigin + performance.now();
-
 /** Results of every camera as they arrive, and the latest diagnostics values per status. */
 class Receiver {
   /** Per output topic: arrival stamp-to-result latencies (ms) and when each arrived. */
@@ -148,12 +149,8 @@ class Receiver {
     return (this.results.get(topic) ?? []).filter((r) => r.at >= from);
   }
 
-  async publisherOf(topic: string, timeoutMs: number): Promise<void> {
-    const until = Date.now() + timeoutMs;
-    while (this.node.countPublishers(topic) === 0) {
-      if (Date.now() > until) throw new Error(`no publisher of ${topic} after ${timeoutMs} ms`);
-      await sleep(20);
-    }
+  publisherOf(topic: string, timeoutMs: number): Promise<void> {
+    return waitForPublisher(this.node, topic, timeoutMs);
   }
 }
 
@@ -238,13 +235,11 @@ async function measure(
     await sleep(1500);
     const statusOf = (id: string) => rx.statuses.get(`/${id}`);
     const nodeIds = shared ? [NODE] : cameras.map((c) => `cams_${c}`);
-    const num = (v: string | undefined) => (v === undefined || v === '' ? NaN : Number(v));
-    const arenas = nodeIds.reduce(
-      (t, id) => t + num(statusOf(id)?.get('engine_arena_reserved_mb')),
+    const memory = diagnosticsMemory(statusOf(nodeIds[0]!), nodeIds.map(statusOf));
+    const sessions = nodeIds.reduce(
+      (t, id) => t + Number(statusOf(id)?.get('model_sessions') ?? NaN),
       0,
     );
-    const malloc = num(statusOf(nodeIds[0]!)?.get('process_malloc_in_use_mb'));
-    const sessions = nodeIds.reduce((t, id) => t + num(statusOf(id)?.get('model_sessions')), 0);
     const perCamera = cameras.map((c, i) => {
       const got = rx.since(topics[i]!, started);
       return {
@@ -264,7 +259,7 @@ async function measure(
       resultsInWindow: inWindow,
       rssLoadedMb,
       rssEndMb: end.rssMb,
-      nativeMb: malloc + arenas,
+      nativeMb: memory.malloc_in_use_mb + memory.arena_reserved_mb,
       modelSessions: sessions,
     };
     process.stderr.write(
@@ -404,9 +399,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  main().catch((err: unknown) => {
-    console.error(err instanceof Error ? err.message : String(err));
-    process.exit(1);
-  });
-}
+if (require.main === module) runMain(main);

@@ -35,6 +35,7 @@ import { startBenchContainer, startFramePublisher } from './benchProcesses';
 import { diagnosticsMemory, rssKindsOf } from './memoryBreakdown';
 import { readProcessUsage } from './processUsage';
 import { SoakSummary, summarizeSoak } from './soakSummary';
+import { wallMs } from './graphTime';
 
 export const CONTAINER_USAGE = `npm run bench:soak -- --container [--seconds 3600 --warmup 300 --rate 30
                       --window 300 --cycles 5 --json out.json --png out.png]
@@ -126,8 +127,6 @@ const byPipeline = <T>(f: (name: PipelineName) => T): Record<PipelineName, T> =>
   pose: f('pose'),
   segmentation: f('segmentation'),
 });
-
-const wallMs = (): number => performance.timeOrigin + performance.now();
 
 async function runSoak(o: Options): Promise<ContainerSoakReport> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'htp-soak-container-'));

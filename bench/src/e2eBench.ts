@@ -66,6 +66,7 @@ import { writeHtpStandin, writeHtpStandinContainer } from './htpStandinModel';
 import { LineProcess } from './lineProcess';
 import { readProcessUsage, readThreadCpu, threadCpuDeltaMs } from './processUsage';
 import { ensureUltralytics, runUltralytics } from './ultralyticsSide';
+import { waitForPublisher, wallMs } from './graphTime';
 
 /** Printed by --help: this file's header. */
 const USAGE = `npm run bench:e2e [-- --frames 300 --seconds 30 --warmup 10 --ultralytics-frames 100
@@ -157,8 +158,6 @@ function parseOptions(argv: readonly string[]): Options {
   };
 }
 
-/** Wall clock in ms with sub-ms resolution (Date.now() has whole ms): compared with image stamps. */
-const wallMs = (): number => performance.timeOrigin + performance.now();
 const stampKey = (s: { sec: number; nanosec: number }): string => `${s.sec}.${s.nanosec}`;
 
 /** This process's view of the graph: detections as they arrive, the node's latest diagnostics. */
@@ -213,16 +212,12 @@ class Receiver {
   }
 
   /**
-   * Waits until a publisher of `topic` is known here: results a new node publishes before its
-   * reliable writer has met this reader are never delivered (volatile), and a paced frame whose
-   * result is lost that way would count in the node's stage window but not in e2e.
+   * Waits until a publisher of `topic` is known here (waitForPublisher): a paced frame whose
+   * result went out before the writer met this reader would count in the node's stage window but
+   * not in e2e.
    */
-  async publisherOf(topic: string, timeoutMs: number): Promise<void> {
-    const until = Date.now() + timeoutMs;
-    while (this.node.countPublishers(topic) === 0) {
-      if (Date.now() > until) throw new Error(`no publisher of ${topic} after ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+  publisherOf(topic: string, timeoutMs: number): Promise<void> {
+    return waitForPublisher(this.node, topic, timeoutMs);
   }
 
   /** Waits for `check` to hold, re-checking whenever a message arrives; false on timeout. */

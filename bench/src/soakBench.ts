@@ -33,6 +33,7 @@ import { startBenchNode, startFramePublisher } from './benchProcesses';
 import { readProcessUsage } from './processUsage';
 import { SoakSample, SoakSummary, summarizeSoak } from './soakSummary';
 import { CONTAINER_USAGE, containerSoakMain } from './containerSoak';
+import { wallMs } from './graphTime';
 
 /** Printed by --help: this file's header. */
 const USAGE = `npm run bench:soak [-- --seconds 600 --warmup 60 --precision int8 --width 640 --height 480
@@ -89,8 +90,6 @@ function parseOptions(argv: readonly string[]): Options {
   if (o.warmup >= o.seconds) throw new Error('--warmup must be shorter than --seconds');
   return o;
 }
-
-const wallMs = (): number => performance.timeOrigin + performance.now();
 
 async function changeState(
   client: Rclnodejs.Client<'lifecycle_msgs/srv/ChangeState'>,

@@ -4,6 +4,7 @@ import { startBenchNode, startFramePublisher } from './benchProcesses';
 import type { LineProcess } from './lineProcess';
 import { readProcessUsage } from './processUsage';
 import type { VideoCodec } from './videoCodecRows';
+import { wallMs } from './graphTime';
 
 export const DDS_NODE = 'video_bench';
 const TOPIC = '/video_bench/image';
@@ -33,8 +34,6 @@ export interface DdsRow {
   readonly video_frames: number;
 }
 
-/** Wall clock in ms with sub-ms resolution, compared with image stamps. */
-const wallMs = (): number => performance.timeOrigin + performance.now();
 const round = (v: number, d = 2): number => Math.round(v * 10 ** d) / 10 ** d;
 
 /** This process in the graph: raw subscriptions that read only headers, the node's diagnostics. */

@@ -90,7 +90,8 @@ function readHeader(body: Uint8Array, maxDimension: number): { width: number; he
 function unfilter(raw: Buffer, width: number, height: number): Uint16Array {
   const rowBytes = width * 2;
   const bpp = 2;
-  const cur = new Uint8Array(rowBytes);
+  // Two rows swapped in turn: every byte of `cur` is written before it is read again.
+  let cur = new Uint8Array(rowBytes);
   let prev = new Uint8Array(rowBytes);
   const out = new Uint16Array(width * height);
   for (let y = 0; y < height; y++) {
@@ -128,7 +129,7 @@ function unfilter(raw: Buffer, width: number, height: number): Uint16Array {
       cur[i] = x & 0xff;
     }
     for (let i = 0; i < width; i++) out[y * width + i] = (cur[2 * i]! << 8) | cur[2 * i + 1]!;
-    prev = cur.slice();
+    [prev, cur] = [cur, prev];
   }
   return out;
 }
