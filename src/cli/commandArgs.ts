@@ -114,6 +114,7 @@ export function parseModelImportArgs(rest: string[]): ModelImportOptions {
       python: { type: 'string' },
       size: { type: 'string' },
       'raw-head': { type: 'boolean' },
+      batch: { type: 'string' },
     },
     MODEL_IMPORT_HELP,
   );
@@ -132,8 +133,19 @@ export function parseModelImportArgs(rest: string[]): ModelImportOptions {
       `--size ${sizeText ?? ''}: give HxW in pixels, each at least 32 (e.g. 192x256)`,
     );
   }
+  const batchText = stringOption(p.values.batch);
+  const batch = batchText === undefined ? undefined : Number(batchText);
+  if (batch !== undefined && !(Number.isInteger(batch) && batch >= 2 && batch <= 16)) {
+    throw new UsageError(`--batch ${batchText ?? ''}: give an integer from 2 to 16`);
+  }
+  if (batch !== undefined && (images ?? python ?? sizeText ?? p.values['raw-head']) !== undefined) {
+    throw new UsageError(
+      '--batch copies an imported model: --raw-head, --images, --python and --size do not apply',
+    );
+  }
   return {
     file,
+    ...(batch !== undefined ? { batch } : {}),
     ...(size !== undefined ? { size: [Number(size[1]), Number(size[2])] as const } : {}),
     ...(name !== undefined ? { name } : {}),
     ...(images !== undefined ? { images } : {}),

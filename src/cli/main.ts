@@ -17,6 +17,7 @@ import {
 } from './commandArgs';
 import { doctorCommand } from './doctorCommand';
 import { modelCompileCommand } from './modelCompileCommand';
+import { batchCopyCommand } from './batch/batchCopyCommand';
 import { MODEL_HELP, modelImportCommand } from './modelImportCommand';
 import { MODEL_LIST_HELP, modelListCommand } from './modelListCommand';
 import { modelQuantizeCommand } from './modelQuantizeCommand';
@@ -56,7 +57,17 @@ async function run(argv: string[]): Promise<CommandResult> {
       const [sub, ...subRest] = rest;
       if (sub === undefined) throw new HelpRequest(MODEL_HELP, false);
       if (sub === '-h' || sub === '--help') throw new HelpRequest(MODEL_HELP, true);
-      if (sub === 'import') return modelImportCommand(parseModelImportArgs(subRest));
+      if (sub === 'import') {
+        const o = parseModelImportArgs(subRest);
+        if (o.batch === undefined) return modelImportCommand(o);
+        return batchCopyCommand({
+          model: o.file,
+          batch: o.batch,
+          force: o.force,
+          json: o.json,
+          ...(o.name !== undefined ? { name: o.name } : {}),
+        });
+      }
       if (sub === 'list') return modelListCommand(parseModelListArgs(subRest, MODEL_LIST_HELP));
       if (sub === 'quantize') return modelQuantizeCommand(parseModelQuantizeArgs(subRest));
       if (sub === 'compile') {

@@ -20,6 +20,8 @@ commands:
                   write FILE's manifest beside it; a .tflite or a TensorFlow.js
                   model.json is converted to ONNX first; a .pte runs on ExecuTorch
                   (see 'model import --help')
+  import MODEL --batch N [--name N] [--force] [--json]
+                  a batch-N copy of an imported model, one run for N cameras
   quantize NAME (--images DIR | --topic T --frames N) [--holdout DIR] [thresholds]
                   INT8 QDQ for the HTP, validated against FP32 (see 'model quantize --help')
   compile NAME [--soc qcs6490] [--precision int8|fp32] [--json]
@@ -32,6 +34,7 @@ export const MODEL_IMPORT_HELP = `usage: htp-perception model import FILE.onnx [
        htp-perception model import FILE.tflite [--name N] [--images DIR] [--python PY] [--force] [--json]
        htp-perception model import MODEL.json [--name N] [--size HxW] [--images DIR] [--python PY] [--force] [--json]
        htp-perception model import FILE.pte|DIR [--name N] [--force] [--json]
+       htp-perception model import MODEL --batch N [--name N] [--force] [--json]
 
 Writes <N>.manifest.json beside FILE.onnx, derived from the file itself:
   - Ultralytics exports (yolo export format=onnx): task, class names, image size and keypoint
@@ -48,6 +51,15 @@ Writes <N>.manifest.json beside FILE.onnx, derived from the file itself:
     binary as its w8a16 HTP context: precision w8a16 with provider htp runs it as exported.
 Anything else is refused, naming the inputs and outputs found and the example manifest to start
 from (models/examples/). The manifest is checked against the file before it is written.
+
+With --batch N (2 to 16), MODEL is an imported model (a name under models/ or a manifest path):
+its batch-N copy <MODEL>-b<N> (default name) is written beside it, every model file of it
+(fp32, int8, w8a16) with N on the input's and each output's leading axis (a symbolic batch is
+fixed to N; a Reshape to a constant shape starting with 1 gets N there). Each file is then proven
+on the CPU: run once on N different frames it must give, slot by slot, what the original gives
+on each frame alone (within 1e-4 of each output's largest value), or nothing is written (exit 1).
+A node whose cameras share the model runs them as one batch with it (batch_window_ms); for the
+HTP compile the copy ('model compile <MODEL>-b<N>': its context binary is for that batch).
 
 A .tflite file is first converted to <N>.onnx beside it (tf2onnx in the tools venv of a source
 checkout, never needed on a robot). MediaPipe's custom op Convolution2DTransposeBias becomes
@@ -83,6 +95,7 @@ options:
   --name N      manifest name and file name (default: FILE without .onnx / .tflite / .pte, or
                 the folder's name without _executorch_model)
   --raw-head    .onnx: cut an Ultralytics nms=True export at its raw head (see above)
+  --batch N     MODEL: write its batch-N copy (see above)
   --force       overwrite an existing manifest (and, for .tflite or --raw-head, the ONNX file)
   --json        print the result as JSON
   --images DIR  .tflite, model.json: photos for the conversion check (default .cache/photos, bootstrap's)
@@ -105,6 +118,8 @@ export interface ModelImportOptions {
   readonly size?: readonly [number, number];
   /** .onnx only: cut an end-to-end export at its raw head first (cutAtRawHead). */
   readonly rawHead?: boolean;
+  /** An imported model (name or manifest): write its batch-N copy (batchCopyCommand). */
+  readonly batch?: number;
 }
 
 /**

@@ -55,6 +55,11 @@ const input = z.strictObject({
   }),
   resize,
   quantization: manifestQuantization.optional(),
+  /**
+   * Images per run, for a batch-N copy (`model import MODEL --batch N`): the input's and every
+   * output's leading axis. Absent: 1.
+   */
+  batch: z.number().int().min(2).max(16).optional(),
 });
 
 const keypoints = z.strictObject({

@@ -83,6 +83,9 @@ export const GpuOptionsSchema = z
   })
   .strict();
 
+/** The most images one run takes (the addon's kMaxBatch, native/src/session/load_spec.h). */
+export const MAX_BATCH = 16;
+
 export const EngineOptionsSchema = z
   .object({
     model: z.string().min(1),
@@ -90,6 +93,11 @@ export const EngineOptionsSchema = z
     /** Intra-op threads; 0 lets ONNX Runtime choose. */
     threads: z.number().int().min(0).max(256).default(0),
     inputName: z.string().min(1).optional(),
+    /**
+     * Images per run (runBatch): the model's input batch must be this, or a symbolic dimension
+     * pinned to it. Every output then carries the batch on its leading axis.
+     */
+    batch: z.number().int().min(1).max(MAX_BATCH).default(1),
     preprocess: PreprocessSchema.prefault({}),
     /** Quantization of integer outputs, by output name (attached to the returned tensors). */
     outputQuantization: z.record(z.string(), quantization).default({}),

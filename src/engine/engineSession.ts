@@ -374,6 +374,37 @@ export class EngineSession {
     return all.map((r) => this.result(unpackRunResult(r, this.outputNames)));
   }
 
+  /** Images per run: 1, or the batch of a batched model (runBatch). */
+  get batch(): number {
+    return this.plan.batch;
+  }
+
+  /**
+   * 1 to `batch` whole frames as one run of the model, each preprocessed straight into its slot
+   * of the input tensor; a result per frame, in order, its outputs split off the batch axis (the
+   * same values as run() of that frame). Each result's inferenceMs is the one shared run's.
+   */
+  async runBatch(frames: readonly Frame[]): Promise<RunResult[]> {
+    if (frames.length === 0) return [];
+    if (frames.length > this.plan.batch) {
+      throw new EngineError(
+        'ERR_FRAME_INVALID',
+        `runBatch: ${frames.length} frames for a session of batch ${this.plan.batch}`,
+      );
+    }
+    for (const f of frames) this.checkRunnable(f, []);
+    this.voter.onRun();
+    let all;
+    try {
+      all = await this.track(this.native.runBatch(frames, {}));
+    } catch (err) {
+      throw EngineError.fromNative(err);
+    } finally {
+      this.voter.onRunEnd();
+    }
+    return all.map((r) => this.result(unpackRunResult(r, this.outputNames)));
+  }
+
   private track<T>(run: Promise<T>): Promise<T> {
     this.settled = run.then(
       () => undefined,

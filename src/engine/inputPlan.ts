@@ -26,6 +26,8 @@ export interface InputPlan {
   readonly height: number;
   readonly channels: 1 | 3;
   readonly layout: 'nchw' | 'nhwc';
+  /** Images per run: the input's leading axis (options.batch). */
+  readonly batch: number;
   /** For uint8 / int8 inputs: q = round(value / scale) + zeroPoint. */
   readonly quantization?: Quantization;
   /** Symbolic dimensions to pin before the real session is created (name -> size). */
@@ -74,7 +76,14 @@ export function planInput(
   if (d.length !== 4) {
     fail(`input ${input.name} has rank ${d.length} ${shape(d)}, expected 4 (image)`);
   }
-  if (d[0] !== 1 && d[0] !== -1) fail(`input ${input.name} has batch ${d[0]}, expected 1`);
+  const batch = o.batch;
+  if (d[0] !== batch && d[0] !== -1) {
+    fail(
+      d[0] === 1
+        ? `model ${model} takes batch 1, not ${batch}: make a batch-${batch} copy with 'htp-perception model import MODEL --batch ${batch}'`
+        : `input ${input.name} has batch ${d[0]}, expected ${batch}`,
+    );
+  }
 
   let layout: 'nchw' | 'nhwc';
   if (o.preprocess.layout !== 'auto') layout = o.preprocess.layout;
@@ -124,7 +133,7 @@ export function planInput(
   // provider silently decline every node), and on the CPU they give the kernels, and results bit
   // for bit, of the same model exported with fixed shapes.
   const fixed = new Map<number, number>([
-    [0, 1],
+    [0, batch],
     [axes.c, channels],
     [axes.h, height],
     [axes.w, width],
@@ -146,6 +155,7 @@ export function planInput(
     height,
     channels,
     layout,
+    batch,
     ...(quantization ? { quantization } : {}),
     freeDimensions,
   };

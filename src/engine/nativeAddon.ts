@@ -109,6 +109,14 @@ export interface NativeSession {
     rois: readonly (NativeRoi | null)[],
     runOptions: Record<string, string>,
   ): Promise<PackedRunResult[]>;
+  /**
+   * 1 to the session's batch whole frames, each preprocessed into its slot of the input, as one
+   * run of the model; a result per frame (its outputs split off the batch's leading axis).
+   */
+  runBatch(
+    frames: readonly NativeFrame[],
+    runOptions: Record<string, string>,
+  ): Promise<PackedRunResult[]>;
   setDynamicOptions(options: Record<string, string>): void;
   dispose(): void;
   readonly inFlight: number;
@@ -145,6 +153,8 @@ export interface NativeLoadOptions {
     height: number;
     channels: 1 | 3;
     layout: 'nchw' | 'nhwc';
+    /** Images per run: the input's leading axis (1 to 16). */
+    batch: number;
   };
   preprocess: {
     colorOrder: 'rgb' | 'bgr';

@@ -31,6 +31,7 @@ export function toNativeOptions(o: EngineOptions, plan: InputPlan): NativeLoadOp
       height: plan.height,
       channels: plan.channels,
       layout: plan.layout,
+      batch: plan.batch,
     },
     preprocess: {
       colorOrder: pre.colorOrder,

@@ -49,6 +49,7 @@ export function manifestEngineOptions(
     provider: choices.provider,
     threads: choices.threads,
     inputName: m.input.name,
+    batch: m.input.batch ?? 1,
     preprocess: {
       width: m.input.width,
       height: m.input.height,

@@ -2,7 +2,13 @@ import { performance } from 'node:perf_hooks';
 import { checkManifestAgainstModel, IntrospectedTensor } from '../config/checkManifestAgainstModel';
 import { ModelManifest, requireModelFiles } from '../config/modelManifest';
 import { resolveModelManifest } from '../model/resolveModelManifest';
-import { EngineSession, ProviderReport, RunTimings, TensorInfo } from '../engine/engineSession';
+import {
+  EngineSession,
+  ProviderReport,
+  RunResult,
+  RunTimings,
+  TensorInfo,
+} from '../engine/engineSession';
 import { nativeOutputKernels } from '../engine/outputKernels';
 import type { OutputKernels } from '../core/outputKernels';
 import { Frame, Roi } from '../core/frame';
@@ -81,8 +87,8 @@ export class ModelPipeline {
       checkManifestAgainstModel(
         prepared.manifest,
         {
-          inputs: session.inputs.map(introspected),
-          outputs: session.outputs.map(introspected),
+          inputs: session.inputs.map((t) => introspected(t, session.batch)),
+          outputs: session.outputs.map((t) => introspected(t, session.batch)),
         },
         manifestPath,
       );
@@ -119,15 +125,40 @@ export class ModelPipeline {
 
   async run(frame: Frame, personBoxes: readonly Box[] = []): Promise<PipelineResult> {
     const started = performance.now();
+    if (this.format.decodeCrop) return this.runTopDown(frame, personBoxes, started);
+    const r = await this.session.run(frame);
+    return this.decodeWhole(r, started, performance.now() - started);
+  }
+
+  /** Images one batched run takes (the manifest's input.batch); 1 for a model of batch 1. */
+  get batch(): number {
+    return this.session.batch;
+  }
+
+  /**
+   * Whole frames (up to `batch`, e.g. one per camera) as one run of the model; a result per frame,
+   * in order, each decoded by the head from its own slot of the outputs. Top-down models run on
+   * person crops, not whole frames: they take run().
+   */
+  async runBatch(frames: readonly Frame[]): Promise<PipelineResult[]> {
+    if (this.format.decodeCrop) {
+      throw new Error(`${this.name}: a top-down pose model runs on person crops, not batched frames`);
+    }
+    const started = performance.now();
+    const runs = await this.session.runBatch(frames);
+    const engineMs = performance.now() - started;
+    return runs.map((r) => this.decodeWhole(r, started, engineMs));
+  }
+
+  /** A whole-frame run's outputs through the manifest's head. */
+  private decodeWhole(r: RunResult, started: number, engineMs: number): PipelineResult {
     const o = this.manifest.outputs;
     const format = this.format;
-    if (format.decodeCrop) return this.runTopDown(frame, personBoxes, started);
     if (!format.decode) throw new Error(`output format ${o.format} has no decoder`);
-    const r = await this.session.run(frame);
     const headStart = performance.now();
     const head = format.decode(o, r, this.decodeContext());
     const timings = (): StageTimings =>
-      stageTimings([r.timings], headStart - started, performance.now() - headStart, started);
+      stageTimings([r.timings], engineMs, performance.now() - headStart, started);
     // One literal per task: a spread adding `timings` would give each result a class of its own.
     switch (head.task) {
       case 'detect':
@@ -224,8 +255,13 @@ export class ModelPipeline {
   }
 }
 
-function introspected(t: TensorInfo): IntrospectedTensor {
-  return { name: t.name, dims: t.dims, type: t.type };
+/**
+ * A tensor as the manifest describes it: per image. A batched session's leading axis holds its
+ * batch (the engine checked every output has it), and the head sees one image's slot.
+ */
+function introspected(t: TensorInfo, batch: number): IntrospectedTensor {
+  const dims = batch > 1 && t.dims.length > 0 ? [1, ...t.dims.slice(1)] : t.dims;
+  return { name: t.name, dims, type: t.type };
 }
 
 function stageTimings(

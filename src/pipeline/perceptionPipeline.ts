@@ -226,6 +226,33 @@ export class PerceptionPipeline {
     };
   }
 
+  /**
+   * How many frames one run of the node's model takes: its batch for a whole-frame model of a
+   * batch-N copy, else 1 (top-down pose runs on person crops, one run per person).
+   */
+  get batch(): number {
+    return this.model.needsPersonBoxes ? 1 : this.model.batch;
+  }
+
+  /**
+   * Frames of several cameras (at most `batch`) as one batched run of the model; an outcome per
+   * frame, in order, tracked by its own camera's tracker. Each outcome's engine timings are the
+   * shared run's.
+   */
+  async runBatch(
+    items: readonly { readonly frame: Frame; readonly camera: string }[],
+  ): Promise<FrameOutcome[]> {
+    if (this.batch < 2) throw new Error(`${this.name} does not run batched (batch ${this.batch})`);
+    const results = await this.model.runBatch(items.map((i) => i.frame));
+    return results.map((result, i) => {
+      const tracker = this.trackerOf(items[i]!.camera);
+      return {
+        result: tracker ? trackResult(result, tracker) : result,
+        timings: sumTimings(undefined, result),
+      };
+    });
+  }
+
   private personsOf(p: PersonInput): ReturnType<typeof personDetections> {
     if (this.personIdsFor !== p.classNames) {
       this.personIds = new Set(

@@ -54,16 +54,18 @@ void LoadWorker::Execute() {
 }
 void LoadWorker::OnOK() { deferred_.Resolve(wrap_(Env(), core_)); }
 
-RunWorker::RunWorker(Napi::Env env, std::shared_ptr<SessionCore> core, Napi::Uint8Array frame_data, FrameView frame,
-                     std::vector<Roi> rois, bool many, KeyValues run_options)
+RunWorker::RunWorker(Napi::Env env, std::shared_ptr<SessionCore> core, const std::vector<HeldFrame>& frames,
+                     std::vector<Roi> rois, Mode mode, KeyValues run_options)
     : PromiseWorker(env, "htp_engine.run"),
       core_(std::move(core)),
-      frame_ref_(Napi::Persistent(frame_data)),
-      frame_(frame),
       rois_(std::move(rois)),
-      many_(many),
+      mode_(mode),
       run_options_(std::move(run_options)),
       called_(Clock::now()) {
+  for (const HeldFrame& f : frames) {
+    frame_refs_.push_back(Napi::Persistent(f.data));
+    frames_.push_back(f.view);
+  }
   core_->in_flight++;
 }
 
@@ -77,9 +79,15 @@ void RunWorker::Release() {
 void RunWorker::Execute() {
   started_ = Clock::now();
   Guard([&] {
+    if (mode_ == Mode::kBatch) {
+      FaultBeforeRun(core_->spec().model_path);
+      outputs_ = core_->RunBatch(frames_, run_options_);
+      ended_.assign(outputs_.size(), Clock::now());
+      return;
+    }
     for (const Roi& roi : rois_) {
       FaultBeforeRun(core_->spec().model_path);
-      outputs_.push_back(core_->Run(frame_, roi, run_options_));
+      outputs_.push_back(core_->Run(frames_[0], roi, run_options_));
       ended_.push_back(Clock::now());
     }
   });
@@ -88,14 +96,15 @@ void RunWorker::Execute() {
 void RunWorker::OnOK() {
   Release();
   Napi::Env env = Env();
-  if (!many_) {
+  if (mode_ == Mode::kOne) {
     deferred_.Resolve(RunOutputToJs(env, std::move(outputs_[0]), Ms(called_, started_), Ms(called_, Clock::now())));
     return;
   }
-  // Only the first region waited for the hand-over; each total runs from the call to its end.
+  // A batch's frames all waited for the hand-over; of a frame's regions only the first did. Each
+  // total runs from the call to its end.
   Napi::Array all = Napi::Array::New(env, outputs_.size());
   for (uint32_t i = 0; i < outputs_.size(); ++i) {
-    const double queue_ms = i == 0 ? Ms(called_, started_) : 0.0;
+    const double queue_ms = i == 0 || mode_ == Mode::kBatch ? Ms(called_, started_) : 0.0;
     all.Set(i, RunOutputToJs(env, std::move(outputs_[i]), queue_ms, Ms(called_, ended_[i])));
   }
   deferred_.Resolve(all);

@@ -58,15 +58,21 @@ class LoadWorker : public PromiseWorker {
   std::shared_ptr<SessionCore> core_;
 };
 
-// session.run and session.runMany: counts itself in core->in_flight from construction until just
-// before the promise settles (so a continuation may dispose at once), and keeps the frame's bytes
-// referenced until then. runMany runs its regions back to back on one worker (a top-down model's
-// crops of one frame: one hand-over instead of one per person) and resolves to an array; the
-// first failure rejects the whole call.
+// session.run, session.runMany and session.runBatch: counts itself in core->in_flight from
+// construction until just before the promise settles (so a continuation may dispose at once), and
+// keeps the frames' bytes referenced until then. runMany runs its regions of one frame back to
+// back on one worker (a top-down model's crops: one hand-over instead of one per person);
+// runBatch runs its frames as one batched run of the model. Both resolve to an array; the first
+// failure rejects the whole call.
 class RunWorker : public PromiseWorker {
  public:
-  RunWorker(Napi::Env env, std::shared_ptr<SessionCore> core, Napi::Uint8Array frame_data, FrameView frame,
-            std::vector<Roi> rois, bool many, KeyValues run_options);
+  enum class Mode { kOne, kMany, kBatch };
+  struct HeldFrame {
+    Napi::Uint8Array data;
+    FrameView view;
+  };
+  RunWorker(Napi::Env env, std::shared_ptr<SessionCore> core, const std::vector<HeldFrame>& frames,
+            std::vector<Roi> rois, Mode mode, KeyValues run_options);
   ~RunWorker() override;
   void Execute() override;
   void OnOK() override;
@@ -77,10 +83,10 @@ class RunWorker : public PromiseWorker {
 
   using Clock = std::chrono::steady_clock;
   std::shared_ptr<SessionCore> core_;
-  Napi::Reference<Napi::Uint8Array> frame_ref_;
-  FrameView frame_;
+  std::vector<Napi::Reference<Napi::Uint8Array>> frame_refs_;
+  std::vector<FrameView> frames_;
   std::vector<Roi> rois_;
-  bool many_;
+  Mode mode_;
   KeyValues run_options_;
   Clock::time_point called_, started_;
   std::vector<RunOutput> outputs_;

@@ -35,6 +35,7 @@ Napi::Function EngineSession::Define(Napi::Env env) {
                                  {InstanceMethod("info", &EngineSession::Info),
                                   InstanceMethod("run", &EngineSession::Run),
                                   InstanceMethod("runMany", &EngineSession::RunMany),
+                                  InstanceMethod("runBatch", &EngineSession::RunBatch),
                                   InstanceMethod("setDynamicOptions", &EngineSession::SetDynamicOptions),
                                   InstanceMethod("dispose", &EngineSession::Dispose),
                                   InstanceMethod("arenaUsage", &EngineSession::ArenaUsageJs),
@@ -83,30 +84,54 @@ Napi::Value EngineSession::Info(const Napi::CallbackInfo& info) {
   return SessionInfoToJs(info.Env(), *core_);
 }
 
-Napi::Value EngineSession::Run(const Napi::CallbackInfo& info) { return StartRun(info, false); }
+Napi::Value EngineSession::Run(const Napi::CallbackInfo& info) { return StartRun(info, RunWorker::Mode::kOne); }
 
-Napi::Value EngineSession::RunMany(const Napi::CallbackInfo& info) { return StartRun(info, true); }
+Napi::Value EngineSession::RunMany(const Napi::CallbackInfo& info) {
+  return StartRun(info, RunWorker::Mode::kMany);
+}
 
-// run(frame, roi, options) / runMany(frame, rois, options): every fault rejects, nothing throws.
-Napi::Value EngineSession::StartRun(const Napi::CallbackInfo& info, bool many) {
+Napi::Value EngineSession::RunBatch(const Napi::CallbackInfo& info) {
+  return StartRun(info, RunWorker::Mode::kBatch);
+}
+
+// run(frame, roi, options) / runMany(frame, rois, options) / runBatch(frames, options): every
+// fault rejects, nothing throws.
+Napi::Value EngineSession::StartRun(const Napi::CallbackInfo& info, RunWorker::Mode mode) {
   Napi::Env env = info.Env();
   try {
     CheckLive(env);
     if (core_->in_flight > 0)
       throw CodedError(env, "ERR_BUSY", "a run is already in flight on this session; runs are not queued");
-    Napi::Uint8Array data;
-    const FrameView frame = ReadFrame(info[0], &data);
+    std::vector<RunWorker::HeldFrame> frames;
     std::vector<Roi> rois;
-    if (!many) {
-      rois.push_back(ReadRoi(info[1]));
+    if (mode == RunWorker::Mode::kBatch) {
+      const int batch = core_->spec().batch;
+      if (!info[0].IsArray() || info[0].As<Napi::Array>().Length() == 0 ||
+          info[0].As<Napi::Array>().Length() > static_cast<uint32_t>(batch))
+        throw CodedError(env, "ERR_FRAME_INVALID",
+                         "runBatch(frames, options): frames: expected an array of 1 to " + std::to_string(batch) +
+                             " frames (the session's batch)");
+      Napi::Array list = info[0].As<Napi::Array>();
+      for (uint32_t i = 0; i < list.Length(); ++i) {
+        RunWorker::HeldFrame f;
+        f.view = ReadFrame(list.Get(i), &f.data);
+        frames.push_back(f);
+      }
     } else {
-      if (!info[1].IsArray() || info[1].As<Napi::Array>().Length() == 0)
-        throw CodedError(env, "ERR_ROI_INVALID", "runMany(frame, rois): rois: expected a non-empty array");
-      Napi::Array list = info[1].As<Napi::Array>();
-      for (uint32_t i = 0; i < list.Length(); ++i) rois.push_back(ReadRoi(list.Get(i)));
+      RunWorker::HeldFrame f;
+      f.view = ReadFrame(info[0], &f.data);
+      frames.push_back(f);
+      if (mode == RunWorker::Mode::kOne) {
+        rois.push_back(ReadRoi(info[1]));
+      } else {
+        if (!info[1].IsArray() || info[1].As<Napi::Array>().Length() == 0)
+          throw CodedError(env, "ERR_ROI_INVALID", "runMany(frame, rois): rois: expected a non-empty array");
+        Napi::Array list = info[1].As<Napi::Array>();
+        for (uint32_t i = 0; i < list.Length(); ++i) rois.push_back(ReadRoi(list.Get(i)));
+      }
     }
-    KeyValues run_options = ReadStringMap(info[2], "runOptions");
-    auto* w = new RunWorker(env, core_, data, frame, std::move(rois), many, std::move(run_options));
+    KeyValues run_options = ReadStringMap(info[mode == RunWorker::Mode::kBatch ? 1 : 2], "runOptions");
+    auto* w = new RunWorker(env, core_, frames, std::move(rois), mode, std::move(run_options));
     Napi::Promise p = w->Promise();
     w->Queue();
     return p;

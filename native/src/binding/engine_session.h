@@ -12,6 +12,9 @@
 //   session.runMany(frame, rois, o) async -> Promise<[{outputs, transform, timings}, ...]>, one per
 //                                            region, run back to back on one worker; rejects as
 //                                            run() does, on the first region that fails
+//   session.runBatch(frames, opts)  async -> Promise<[{outputs, transform, timings}, ...]>, one per
+//                                            frame (1 to the session's batch), run as one batched
+//                                            run of the model; rejects as run() does
 //   session.setDynamicOptions(obj)  sync  -> throws Error{code} (ERR_DISPOSED, ERR_RUNTIME)
 //   session.dispose()               sync  -> throws ERR_BUSY while a run is in flight; idempotent
 //   session.inFlight                sync  -> number of runs not yet settled
@@ -27,6 +30,7 @@
 
 #include <memory>
 
+#include "binding/async_workers.h"
 #include "session/session_core.h"
 
 namespace htp {
@@ -42,7 +46,8 @@ class EngineSession : public Napi::ObjectWrap<EngineSession> {
   Napi::Value Info(const Napi::CallbackInfo& info);
   Napi::Value Run(const Napi::CallbackInfo& info);
   Napi::Value RunMany(const Napi::CallbackInfo& info);
-  Napi::Value StartRun(const Napi::CallbackInfo& info, bool many);
+  Napi::Value RunBatch(const Napi::CallbackInfo& info);
+  Napi::Value StartRun(const Napi::CallbackInfo& info, RunWorker::Mode mode);
   Napi::Value SetDynamicOptions(const Napi::CallbackInfo& info);
   Napi::Value Dispose(const Napi::CallbackInfo& info);
   Napi::Value InFlight(const Napi::CallbackInfo& info);

@@ -142,6 +142,7 @@ LoadSpec ReadLoadSpec(const Napi::Value& options) {
   const ObjectReader in = o.Object("input");
   s.input_name = in.String("name");
   s.input_type = in.Int("elementType", 1, 64);
+  s.batch = in.Int("batch", 1, kMaxBatch);
   PreprocessSpec& p = s.preprocess;
   p.dst_width = in.Int("width", 1);
   p.dst_height = in.Int("height", 1);

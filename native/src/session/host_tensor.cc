@@ -107,4 +107,20 @@ HostTensor CopyToHost(std::string name, std::vector<int64_t> dims, int type, con
   return t;
 }
 
+HostTensor SliceBatchItem(const HostTensor& batched, size_t item, int items) {
+  if (batched.dims.empty() || batched.dims[0] != items || item >= static_cast<size_t>(items))
+    throw EngineError("ERR_RUNTIME", "output " + batched.name + " has no leading batch axis of " +
+                                         std::to_string(items) + " to split");
+  HostTensor t;
+  t.name = batched.name;
+  t.dims = batched.dims;
+  t.dims[0] = 1;
+  t.type = batched.type;
+  t.bytes = batched.bytes / static_cast<size_t>(items);
+  if (t.bytes == 0) return t;
+  t.data = RecycledBuffer(OutputBlocks(), t.bytes);
+  std::memcpy(t.data.data(), static_cast<const uint8_t*>(batched.data.data()) + item * t.bytes, t.bytes);
+  return t;
+}
+
 }  // namespace htp

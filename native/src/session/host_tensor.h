@@ -51,6 +51,11 @@ HostTensor FinishOutput(std::string name, std::vector<int64_t> dims, int type, c
 // return, std::bad_alloc when the memory is not there.
 HostTensor CopyToHost(std::string name, std::vector<int64_t> dims, int type, const void* src, size_t elements);
 
+// Item `item` of a run's output whose leading axis holds `items` images: its own tensor (leading
+// dim 1), copied into a block of OutputBlocks(). Throws EngineError ERR_RUNTIME when the output's
+// leading dim is not `items`.
+HostTensor SliceBatchItem(const HostTensor& batched, size_t item, int items);
+
 // IEEE 754 half to single precision, exactly (every half is a float).
 float HalfToFloat(uint16_t h);
 

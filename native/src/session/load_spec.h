@@ -11,6 +11,9 @@
 
 namespace htp {
 
+// The most images one run takes (LoadSpec::batch): a robot's cameras, with room to spare.
+constexpr int kMaxBatch = 16;
+
 struct LoadSpec {
   std::string model_path;
   std::string provider;  // "cpu" | "htp"
@@ -19,6 +22,9 @@ struct LoadSpec {
   std::vector<std::pair<std::string, int64_t>> free_dimensions;
   std::string input_name;
   int input_type = 0;
+  // Images per run: the input's (and every output's) leading axis. Above 1, RunBatch fills one
+  // slot per frame; Run uses slot 0.
+  int batch = 1;
   PreprocessSpec preprocess{};
   // provider "htp" only
   std::string provider_library;

@@ -26,9 +26,9 @@ std::string ShapeString(const std::vector<int64_t>& d) {
   return s + "]";
 }
 
-std::vector<int64_t> InputShape(const PreprocessSpec& p) {
-  return p.nchw ? std::vector<int64_t>{1, p.channels, p.dst_height, p.dst_width}
-                : std::vector<int64_t>{1, p.dst_height, p.dst_width, p.channels};
+std::vector<int64_t> InputShape(const PreprocessSpec& p, int batch) {
+  return p.nchw ? std::vector<int64_t>{batch, p.channels, p.dst_height, p.dst_width}
+                : std::vector<int64_t>{batch, p.dst_height, p.dst_width, p.channels};
 }
 
 // Fills `peaks` for a [B,]C,H,W (or [B,]H,W,C) float output; leaves it empty for any other shape.
@@ -79,9 +79,11 @@ SessionCore::SessionCore(const LoadSpec& s) : spec_(s) {
   outputs_in_place_ = runner_->outputs_in_place();
   runtime_name_ = runner_->runtime();
   CheckInput();
+  CheckBatchedOutputs();
   ResolvePeaksOutput();
-  input_buffer_.resize(OutputBytes(s.preprocess));
-  padded_ = PaddedRect{};
+  slot_bytes_ = OutputBytes(s.preprocess);
+  input_buffer_.resize(slot_bytes_ * static_cast<size_t>(s.batch));
+  padded_.assign(static_cast<size_t>(s.batch), PaddedRect{});
 #ifdef __GLIBC__
   // Building a session (parsing the model, optimizing the graph, packing weights) leaves tens of
   // megabytes of freed blocks inside malloc's arenas, which glibc keeps; hand them back once.
@@ -119,7 +121,7 @@ ArenaUsage SessionCore::arena_usage() const {
 // agree, or the preprocessing would write a tensor of the wrong shape or type.
 void SessionCore::CheckInput() const {
   const PreprocessSpec& p = spec_.preprocess;
-  const std::vector<int64_t> want = InputShape(p);
+  const std::vector<int64_t> want = InputShape(p, spec_.batch);
   if (model_.inputs.size() != 1)
     throw EngineError("ERR_INPUT_MISMATCH", "model " + spec_.model_path + " has " +
                                                 std::to_string(model_.inputs.size()) +
@@ -135,22 +137,58 @@ void SessionCore::CheckInput() const {
                                                 ShapeString(want) + " of type " + std::to_string(spec_.input_type));
 }
 
+// Batched, each output must carry the batch on its leading axis, or its results could not be
+// handed back frame by frame.
+void SessionCore::CheckBatchedOutputs() const {
+  if (spec_.batch == 1) return;
+  for (const TensorDesc& o : model_.outputs) {
+    if (!o.dims.empty() && (o.dims[0] == spec_.batch || o.dims[0] == -1)) continue;
+    throw EngineError("ERR_INPUT_MISMATCH", "output " + o.name + " " + ShapeString(o.dims) + " of " +
+                                                spec_.model_path + " has no leading batch axis of " +
+                                                std::to_string(spec_.batch) + ": the model cannot run batched");
+  }
+}
+
 RunOutput SessionCore::Run(const FrameView& frame, const Roi& roi, const KeyValues& run_options) {
+  return std::move(RunSlots({frame}, {roi}, run_options).front());
+}
+
+std::vector<RunOutput> SessionCore::RunBatch(const std::vector<FrameView>& frames, const KeyValues& run_options) {
+  if (frames.empty() || frames.size() > static_cast<size_t>(spec_.batch))
+    throw EngineError("ERR_FRAME_INVALID", "runBatch: " + std::to_string(frames.size()) +
+                                               " frames for a session of batch " + std::to_string(spec_.batch));
+  return RunSlots(frames, std::vector<Roi>(frames.size()), run_options);
+}
+
+std::vector<RunOutput> SessionCore::RunSlots(const std::vector<FrameView>& frames, const std::vector<Roi>& rois,
+                                             const KeyValues& run_options) {
   std::lock_guard<std::mutex> lock(run_mutex_);
   if (!runner_) throw EngineError("ERR_DISPOSED", "session was disposed");
-  RunOutput out;
-  const auto t0 = Clock::now();
-  out.transform = Preprocess(frame, roi, spec_.preprocess, input_buffer_.data(), &padded_);
+  std::vector<RunOutput> outs(frames.size());
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const auto t0 = Clock::now();
+    outs[i].transform =
+        Preprocess(frames[i], rois[i], spec_.preprocess, input_buffer_.data() + i * slot_bytes_, &padded_[i]);
+    outs[i].preprocess_ms = Ms(t0, Clock::now());
+  }
   const auto t1 = Clock::now();
-  runner_->Run(input_buffer_.data(), input_buffer_.size(), InputShape(spec_.preprocess), spec_.input_type,
-               run_options, &out.outputs);
-  const auto t2 = Clock::now();
-  for (const HostTensor& t : out.outputs) (t.in_place ? in_place_writes_ : copied_writes_).fetch_add(1);
-  if (peaks_index_ >= 0 && static_cast<size_t>(peaks_index_) < out.outputs.size())
-    ScanPeaks(out.outputs[peaks_index_], spec_.peaks_channels_last, &out.peaks);
-  out.preprocess_ms = Ms(t0, t1);
-  out.inference_ms = Ms(t1, t2);
-  return out;
+  std::vector<HostTensor> batch;
+  runner_->Run(input_buffer_.data(), input_buffer_.size(), InputShape(spec_.preprocess, spec_.batch),
+               spec_.input_type, run_options, &batch);
+  const double inference_ms = Ms(t1, Clock::now());
+  for (const HostTensor& t : batch) (t.in_place ? in_place_writes_ : copied_writes_).fetch_add(1);
+  for (size_t i = 0; i < outs.size(); ++i) {
+    RunOutput& out = outs[i];
+    if (spec_.batch == 1) {
+      out.outputs = std::move(batch);
+    } else {
+      for (const HostTensor& t : batch) out.outputs.push_back(SliceBatchItem(t, i, spec_.batch));
+    }
+    if (peaks_index_ >= 0 && static_cast<size_t>(peaks_index_) < out.outputs.size())
+      ScanPeaks(out.outputs[peaks_index_], spec_.peaks_channels_last, &out.peaks);
+    out.inference_ms = inference_ms;
+  }
+  return outs;
 }
 
 void SessionCore::SetDynamicOptions(const KeyValues& options) {
@@ -167,7 +205,7 @@ void SessionCore::Dispose() {
   // The JS wrapper (and with it this core) lives until V8 collects it, and V8 does not see native
   // memory: free the input tensor now, or every configure/cleanup cycle leaves megabytes behind.
   std::vector<uint8_t>().swap(input_buffer_);
-  padded_ = PaddedRect{};
+  padded_.clear();
   disposed_ = true;
 #ifdef __GLIBC__
   // A freed session leaves its weights' pages in glibc's heaps; hand them back so a long-running

@@ -4,6 +4,7 @@
 //   InspectModel(path)        sync (call on a worker) -> ModelDesc; throws EngineError
 //   SessionCore::Load(spec)   sync (call on a worker) -> shared_ptr<SessionCore>; throws EngineError
 //   SessionCore::Run(...)     sync (call on a worker) -> RunOutput; throws EngineError
+//   SessionCore::RunBatch(...) sync (call on a worker) -> a RunOutput per frame; throws EngineError
 //   SessionCore::SetDynamicOptions / Dispose  sync (main thread); throw EngineError
 // The runtime follows from the model file: an ExecuTorch program (pte_runner.h) or ONNX
 // (ort_runner.h); model_runner.h is what either does.
@@ -43,6 +44,11 @@ class SessionCore {
   // One run at a time: the facade refuses a second concurrent run (ERR_BUSY), and run_mutex_
   // keeps Dispose from freeing the session under a worker.
   RunOutput Run(const FrameView& frame, const Roi& roi, const KeyValues& run_options);
+  // Up to spec().batch frames (whole frames) in one run of the model: each frame preprocessed
+  // straight into its slot of the input tensor, every output split back into one per frame (the
+  // slots past the frames run on what they last held, and their outputs are dropped). Each
+  // result's inference_ms is the one shared run's.
+  std::vector<RunOutput> RunBatch(const std::vector<FrameView>& frames, const KeyValues& run_options);
   void SetDynamicOptions(const KeyValues& options);
   void Dispose();
   bool Disposed() const { return disposed_.load(); }
@@ -69,6 +75,9 @@ class SessionCore {
  private:
   explicit SessionCore(const LoadSpec& spec);
   void CheckInput() const;
+  void CheckBatchedOutputs() const;
+  std::vector<RunOutput> RunSlots(const std::vector<FrameView>& frames, const std::vector<Roi>& rois,
+                                  const KeyValues& run_options);
   void ResolvePeaksOutput();
 
   LoadSpec spec_;
@@ -85,8 +94,9 @@ class SessionCore {
   std::vector<std::string> outputs_in_place_;
   const char* runtime_name_ = "";
   std::vector<uint8_t> input_buffer_;
-  // The input rectangle the last run sampled into input_buffer_: its padding is in place.
-  PaddedRect padded_;
+  size_t slot_bytes_ = 0;  // one image of input_buffer_ (it holds spec_.batch of them)
+  // Per slot, the input rectangle the last run sampled into it: its padding is in place.
+  std::vector<PaddedRect> padded_;
   int peaks_index_ = -1;  // in model_.outputs; -1 for none
   std::atomic<uint64_t> in_place_writes_{0}, copied_writes_{0};
 };

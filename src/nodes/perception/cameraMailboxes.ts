@@ -24,6 +24,8 @@ export interface TakenFrame<T> {
 export class CameraMailboxes<T> {
   private readonly slots = new Map<string, Slot<T>>();
   private waiter: ((taken: TakenFrame<T> | undefined) => void) | undefined;
+  /** A batch being filled: how many more cameras' frames end its wait early. */
+  private filler: { need: number; done: () => void } | undefined;
   private closed = false;
 
   constructor(
@@ -65,23 +67,49 @@ export class CameraMailboxes<T> {
     if (slot.pending !== undefined) slot.dropped++;
     else slot.waitingSince = this.now();
     slot.pending = item;
+    if (this.filler && this.pendingCount() >= this.filler.need) this.filler.done();
+  }
+
+  private pendingCount(): number {
+    let n = 0;
+    for (const s of this.slots.values()) if (s.pending !== undefined) n++;
+    return n;
+  }
+
+  /**
+   * Frames of up to `max` cameras for one batched run, oldest-waiting first: the first as take()
+   * gives it, then what other cameras have waiting. When fewer cameras than the batch (and than
+   * the node has) have a frame, waits up to `windowMs` for theirs, so unsynchronized cameras
+   * still share runs; then runs with what came. [] once closed.
+   */
+  async takeBatch(max: number, windowMs: number): Promise<TakenFrame<T>[]> {
+    const first = await this.take();
+    if (!first) return [];
+    const wanted = Math.min(max, this.slots.size) - 1;
+    if (wanted > 0 && windowMs > 0 && this.pendingCount() < wanted) {
+      await new Promise<void>((resolve) => {
+        const finish = (): void => {
+          clearTimeout(timer);
+          this.filler = undefined;
+          resolve();
+        };
+        const timer = setTimeout(finish, windowMs);
+        this.filler = { need: wanted, done: finish };
+      });
+    }
+    const batch = [first];
+    while (batch.length < max) {
+      const next = this.takeWaiting();
+      if (!next) break;
+      batch.push(next);
+    }
+    return batch;
   }
 
   /** The frame of the camera waiting longest, or undefined once closed. */
   take(): Promise<TakenFrame<T> | undefined> {
-    let oldest: [string, Slot<T>] | undefined;
-    for (const entry of this.slots) {
-      const s = entry[1];
-      if (s.pending !== undefined && (!oldest || s.waitingSince < oldest[1].waitingSince)) {
-        oldest = entry;
-      }
-    }
-    if (oldest) {
-      const [camera, slot] = oldest;
-      const item = slot.pending as T;
-      slot.pending = undefined;
-      return Promise.resolve({ camera, item });
-    }
+    const waiting = this.takeWaiting();
+    if (waiting) return Promise.resolve(waiting);
     if (this.closed) return Promise.resolve(undefined);
     if (this.waiter) {
       return Promise.reject(new Error('CameraMailboxes: only one consumer may wait at a time'));
@@ -91,9 +119,26 @@ export class CameraMailboxes<T> {
     });
   }
 
+  /** The pending frame of the camera waiting longest, if any, taken now. */
+  private takeWaiting(): TakenFrame<T> | undefined {
+    let oldest: [string, Slot<T>] | undefined;
+    for (const entry of this.slots) {
+      const s = entry[1];
+      if (s.pending !== undefined && (!oldest || s.waitingSince < oldest[1].waitingSince)) {
+        oldest = entry;
+      }
+    }
+    if (!oldest) return undefined;
+    const [camera, slot] = oldest;
+    const item = slot.pending as T;
+    slot.pending = undefined;
+    return { camera, item };
+  }
+
   close(): void {
     this.closed = true;
     for (const s of this.slots.values()) s.pending = undefined;
+    this.filler?.done();
     const w = this.waiter;
     this.waiter = undefined;
     w?.(undefined);

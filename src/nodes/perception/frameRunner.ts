@@ -7,7 +7,12 @@
  */
 import type * as Rclnodejs from 'rclnodejs';
 import type { DepthSettings, PerceptionConfig } from '../../config/perceptionConfig';
-import type { PerceptionPipeline, PersonInput } from '../../pipeline/perceptionPipeline';
+import type {
+  FrameOutcome,
+  PerceptionPipeline,
+  PersonInput,
+} from '../../pipeline/perceptionPipeline';
+import type { Frame } from '../../core/frame';
 import type { CameraFrame } from '../../ros/cameraFrame';
 import type { DepthLease } from '../../ros/depthHub';
 import { KEYPOINT_MIN_SCORE } from '../../ros/imageAnnotations';
@@ -17,7 +22,8 @@ import { EngineError } from '../../core/engineError';
 import { withDeadline } from '../../util/withDeadline';
 import { type AcceleratorRecovery, isEngineFailure } from './acceleratorRecovery';
 import type { CameraChannel } from './cameraChannel';
-import type { CameraMailboxes } from './cameraMailboxes';
+import type { CameraMailboxes, TakenFrame } from './cameraMailboxes';
+import type { BatchedRuns } from './batchedRuns';
 import type { FormatChange } from './nodeStats';
 import type { PipelineRegistry } from './pipelineRegistry';
 import type { TargetFrame } from './spatialOutputs';
@@ -60,11 +66,16 @@ export interface FrameRunnerHost {
   readonly recovery: AcceleratorRecovery;
   /** run_deadline_ms now. */
   runDeadlineMs(): number;
+  /** batch_window_ms now. */
+  batchWindowMs(): number;
+  /** The batched runs of this activation, counted for the diagnostics. */
+  readonly batches: BatchedRuns;
 }
 
 /**
- * Runs frames until the mailboxes close and the frame in flight is done: one at a time on the
- * node's one session, the camera waiting longest first (CameraMailboxes).
+ * Runs frames until the mailboxes close and the run in flight is done, on the node's one session,
+ * the camera waiting longest first (CameraMailboxes): one frame per run, or with a batch-N model
+ * the frames of up to N cameras in one run (waiting up to batch_window_ms for them).
  */
 export async function runFrames(
   mailboxes: CameraMailboxes<FrameWork>,
@@ -72,6 +83,14 @@ export async function runFrames(
   host: FrameRunnerHost,
 ): Promise<void> {
   for (;;) {
+    // Read per round: after an accelerator failure the pipeline's models are reloaded.
+    const batch = c.pipeline.batch;
+    if (batch > 1) {
+      const taken = await mailboxes.takeBatch(batch, host.batchWindowMs());
+      if (taken.length === 0) return;
+      await processBatch(taken, c, host);
+      continue;
+    }
     const taken = await mailboxes.take();
     if (!taken) return;
     const channel = c.channels.get(taken.camera);
@@ -96,15 +115,82 @@ export function formatNotice(
   return `input now ${now} (was ${before}${tracks}), ${from}`;
 }
 
+/** A frame decoded and checked, ready for the engine. */
+interface Prepared {
+  readonly work: FrameWork;
+  readonly ch: CameraChannel;
+  readonly frame: Frame;
+  readonly taken: number;
+  readonly decoded: number;
+}
+
 async function processFrame(
   work: FrameWork,
   ch: CameraChannel,
   c: FrameOutputs,
   host: FrameRunnerHost,
 ): Promise<void> {
-  const camera = ch.camera;
   // A broken engine takes no frame until its sessions are re-created (acceleratorRecovery.ts).
   if (!host.recovery.admit()) return;
+  const p = await prepare(work, ch, c, host);
+  if (!p) return;
+  try {
+    const outcome = await withRunDeadline(c.pipeline.run(p.frame, work.persons, ch.camera), host);
+    host.recovery.succeeded();
+    publish(p, outcome, c, host);
+  } catch (e) {
+    failed(ch, e, host);
+  }
+}
+
+/**
+ * Frames of several cameras as one batched run: each decoded and checked on its own (a camera's
+ * bad frame stays its own fault), the good ones run together, each result published by its own
+ * camera. An engine failure is the shared session's: handled once, counted by every camera in
+ * the run.
+ */
+async function processBatch(
+  taken: readonly TakenFrame<FrameWork>[],
+  c: FrameOutputs,
+  host: FrameRunnerHost,
+): Promise<void> {
+  if (!host.recovery.admit()) return;
+  const ready: Prepared[] = [];
+  for (const t of taken) {
+    const ch = c.channels.get(t.camera);
+    const p = ch ? await prepare(t.item, ch, c, host) : undefined;
+    if (p) ready.push(p);
+  }
+  if (ready.length === 0) return;
+  let outcomes: FrameOutcome[];
+  try {
+    outcomes = await withRunDeadline(
+      c.pipeline.runBatch(ready.map((p) => ({ frame: p.frame, camera: p.ch.camera }))),
+      host,
+    );
+    host.recovery.succeeded();
+  } catch (e) {
+    for (const p of ready) failed(p.ch, e, host, p !== ready[0]);
+    return;
+  }
+  host.batches.count(ready.length);
+  ready.forEach((p, i) => {
+    try {
+      publish(p, outcomes[i]!, c, host);
+    } catch (e) {
+      failed(p.ch, e, host);
+    }
+  });
+}
+
+/** Decodes the frame and notes a change of format; a frame that cannot be decoded is counted. */
+async function prepare(
+  work: FrameWork,
+  ch: CameraChannel,
+  c: FrameOutputs,
+  host: FrameRunnerHost,
+): Promise<Prepared | undefined> {
+  const camera = ch.camera;
   try {
     const taken = performance.now();
     const frame = await work.frame.pixels();
@@ -122,85 +208,104 @@ async function processFrame(
         camera ? `camera ${camera}: ${notice}` : notice,
       );
     }
-    const deadlineMs = host.runDeadlineMs();
-    const { result, timings } = await withDeadline(
-      c.pipeline.run(frame, work.persons, camera),
-      deadlineMs,
-      () =>
-        new EngineError(
-          'ERR_DEADLINE',
-          `the frame's runs took longer than run_deadline_ms (${deadlineMs} ms)`,
-        ),
-    );
-    host.recovery.succeeded();
-    const header = work.frame.header;
-    const built = performance.now();
-    const out = ch.outputs.build(result, header, frame.width, frame.height);
-    const sending = performance.now();
-    out.send();
-    const published = performance.now();
-    const latency = host.clock.msSince(header.stamp);
-    ch.view.annotate(out.sent, frame.width, frame.height);
-    const s = ch.stats;
-    s.processed++;
-    s.published++;
-    // From here on the frame only feeds the 3D outputs and the views: its 2D timings are complete.
-    s.sample('dds_in', latency - (published - work.frame.receivedAt));
-    s.sample('intake', work.postedAt - work.frame.receivedAt);
-    s.sample('mailbox_wait', taken - work.postedAt);
-    s.sample('decode', decoded - taken);
-    s.sample('engine_queue', timings.queueMs);
-    s.sample('preprocess', timings.preprocessMs);
-    s.sample('inference', timings.inferenceMs);
-    s.sample(
-      'engine_return',
-      timings.engineMs - timings.queueMs - timings.preprocessMs - timings.inferenceMs,
-    );
-    s.sample('head', timings.headMs);
-    s.sample('message_build', sending - built);
-    s.sample('publish', published - sending);
-    s.sample('stamp_to_publish', latency);
-    s.sample('callback_to_publish', published - work.frame.receivedAt);
-    const depth = host.depth(camera);
-    if (ch.spatial && depth) {
-      const started = performance.now();
-      ch.spatial.publish(
-        result,
-        header,
-        frame.width,
-        frame.height,
-        depth.lease,
-        depth.settings.slopMs,
-        { range: depth.settings.range, keypointMinScore: KEYPOINT_MIN_SCORE },
-        c.config.tracking,
-        depth.target,
-      );
-      s.sample('depth', performance.now() - started);
-    }
-    if (result.task === 'detect' && host.pipelines.followed(host.name)) {
-      host.pipelines.handOver(host.name, {
-        camera,
-        frame: work.frame,
-        persons: {
-          detections: result.detections,
-          classNames: c.pipeline.model.manifest.classNames,
-          detector: c.pipeline.name,
-        },
-      });
-    }
-    ch.view.show(frame, result, header, latency);
+    return { work, ch, frame, taken, decoded };
   } catch (e) {
-    // A frame the engine or a head refuses is counted and reported; the node carries on.
-    const kind =
-      (e as { code?: unknown }).code !== undefined
-        ? String((e as { code: unknown }).code)
-        : e instanceof Error
-          ? e.name
-          : 'Error';
-    const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    ch.stats.fail(kind, message);
-    // The recovery says it once per episode; per frame would flood the log.
-    if (isEngineFailure(e)) host.recovery.failed(e);
-    else host.warnings.report(kind, `frame not processed: ${message}`);
+    failed(ch, e, host);
+    return undefined;
   }
+}
+
+function withRunDeadline<T>(run: Promise<T>, host: FrameRunnerHost): Promise<T> {
+  const deadlineMs = host.runDeadlineMs();
+  return withDeadline(
+    run,
+    deadlineMs,
+    () =>
+      new EngineError(
+        'ERR_DEADLINE',
+        `the frame's runs took longer than run_deadline_ms (${deadlineMs} ms)`,
+      ),
+  );
+}
+
+/** A frame's result out: messages, stage timings, 3D, the pipelines that follow, the views. */
+function publish(p: Prepared, outcome: FrameOutcome, c: FrameOutputs, host: FrameRunnerHost): void {
+  const { work, ch, frame, taken, decoded } = p;
+  const camera = ch.camera;
+  const { result, timings } = outcome;
+  const header = work.frame.header;
+  const built = performance.now();
+  const out = ch.outputs.build(result, header, frame.width, frame.height);
+  const sending = performance.now();
+  out.send();
+  const published = performance.now();
+  const latency = host.clock.msSince(header.stamp);
+  ch.view.annotate(out.sent, frame.width, frame.height);
+  const s = ch.stats;
+  s.processed++;
+  s.published++;
+  // From here on the frame only feeds the 3D outputs and the views: its 2D timings are complete.
+  s.sample('dds_in', latency - (published - work.frame.receivedAt));
+  s.sample('intake', work.postedAt - work.frame.receivedAt);
+  s.sample('mailbox_wait', taken - work.postedAt);
+  s.sample('decode', decoded - taken);
+  s.sample('engine_queue', timings.queueMs);
+  s.sample('preprocess', timings.preprocessMs);
+  s.sample('inference', timings.inferenceMs);
+  s.sample(
+    'engine_return',
+    timings.engineMs - timings.queueMs - timings.preprocessMs - timings.inferenceMs,
+  );
+  s.sample('head', timings.headMs);
+  s.sample('message_build', sending - built);
+  s.sample('publish', published - sending);
+  s.sample('stamp_to_publish', latency);
+  s.sample('callback_to_publish', published - work.frame.receivedAt);
+  const depth = host.depth(camera);
+  if (ch.spatial && depth) {
+    const started = performance.now();
+    ch.spatial.publish(
+      result,
+      header,
+      frame.width,
+      frame.height,
+      depth.lease,
+      depth.settings.slopMs,
+      { range: depth.settings.range, keypointMinScore: KEYPOINT_MIN_SCORE },
+      c.config.tracking,
+      depth.target,
+    );
+    s.sample('depth', performance.now() - started);
+  }
+  if (result.task === 'detect' && host.pipelines.followed(host.name)) {
+    host.pipelines.handOver(host.name, {
+      camera,
+      frame: work.frame,
+      persons: {
+        detections: result.detections,
+        classNames: c.pipeline.model.manifest.classNames,
+        detector: c.pipeline.name,
+      },
+    });
+  }
+  ch.view.show(frame, result, header, latency);
+}
+
+/**
+ * A frame the engine or a head refuses is counted and reported; the node carries on. An engine
+ * failure goes to the recovery (once per batch: `sameRun` for the batch's other frames).
+ */
+function failed(ch: CameraChannel, e: unknown, host: FrameRunnerHost, sameRun = false): void {
+  const kind =
+    (e as { code?: unknown }).code !== undefined
+      ? String((e as { code: unknown }).code)
+      : e instanceof Error
+        ? e.name
+        : 'Error';
+  const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  ch.stats.fail(kind, message);
+  if (sameRun) return;
+  // The recovery says it once per episode; per frame would flood the log.
+  if (isEngineFailure(e)) host.recovery.failed(e);
+  else host.warnings.report(kind, `frame not processed: ${message}`);
 }

@@ -31,6 +31,7 @@ import { FrameOutputs, FrameRunnerHost, FrameWork, runFrames } from './frameRunn
 import { CameraChannel, type ChannelInputs } from './cameraChannel';
 import { RobotFrameDetections } from './robotFrameDetections';
 import { CameraMailboxes } from './cameraMailboxes';
+import { BatchedRuns, batchingStatement } from './batchedRuns';
 import { nodeDiagnostics, type NodeDiagnosticsInput, sessionDiagnostics } from './nodeDiagnostics';
 
 /** What each camera reports of its own in the diagnostics. */
@@ -57,6 +58,8 @@ interface Configured extends FrameOutputs {
   readonly recovery: AcceleratorRecovery;
   /** With several cameras, depth and target_frame: ~/detections_3d of all of them. */
   readonly robotFrame: RobotFrameDetections | undefined;
+  /** The batched runs since configure (a batch-N model's). */
+  readonly batches: BatchedRuns;
 }
 
 /** Active state: everything activate started and deactivate stops (and each channel's inputs). */
@@ -194,7 +197,21 @@ export class PerceptionNode {
     if (channels.length === 0 || channels[0]!.camera === '') return [forChannel(channels[0])];
     const perCamera = channels.map((ch) => ({ camera: ch.camera, report: forChannel(ch) }));
     return [
-      sessionDiagnostics(forChannel(undefined), perCamera, c?.pipeline.models.length ?? 0),
+      sessionDiagnostics(
+        forChannel(undefined),
+        perCamera,
+        c?.pipeline.models.length ?? 0,
+        c && {
+          statement: batchingStatement({
+            model: c.pipeline.name,
+            batch: c.pipeline.batch,
+            modelBatch: c.pipeline.model.batch,
+            topDown: c.pipeline.model.needsPersonBoxes,
+            cameras: channels.length,
+          }),
+          ...c.batches.total,
+        },
+      ),
       ...perCamera.map((p) => ({ ...p.report, sub: p.camera })),
     ];
   }
@@ -310,7 +327,14 @@ export class PerceptionNode {
       }
       this.depthNow = depthSettings(config);
       const recovery = this.acceleratorRecovery(pipeline, config);
-      this.configured = { config, pipeline, channels, recovery, robotFrame };
+      this.configured = {
+        config,
+        pipeline,
+        channels,
+        recovery,
+        robotFrame,
+        batches: new BatchedRuns(),
+      };
       this.ctx.pipelines.setCameras(this.name, [...channels.keys()]);
       this.configureError = '';
       this.logPlacement(pipeline, config);
@@ -575,6 +599,8 @@ export class PerceptionNode {
       },
       recovery: c.recovery,
       runDeadlineMs: () => Number(this.values.run_deadline_ms),
+      batchWindowMs: () => Number(this.values.batch_window_ms),
+      batches: c.batches,
     };
   }
 

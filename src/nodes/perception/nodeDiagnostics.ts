@@ -352,19 +352,27 @@ const SESSION_KEYS = [
 /**
  * The node-level status of a node with `cameras`: its one session (model, where it runs, engine
  * health, power vote, memory: from `session`, a report built without a camera), how many model
- * sessions serve the cameras, and each camera's rate; the worst camera's level, its reasons named
+ * sessions serve the cameras, whether their frames run batched (and the batched runs so far), and
+ * each camera's rate; the worst camera's level, its reasons named
  * by camera. Each camera's own status (its input, drops, faults, tracks) is published beside it.
  */
 export function sessionDiagnostics(
   session: DiagnosticReport,
   cameras: readonly { readonly camera: string; readonly report: DiagnosticReport }[],
   modelSessions: number,
+  batching?: { readonly statement: string; readonly runs: number; readonly frames: number },
 ): DiagnosticReport {
   const values: Record<string, string | number | boolean> = {};
   for (const k of SESSION_KEYS) if (k in session.values) values[k] = session.values[k]!;
   values.cameras = cameras.map((c) => c.camera).join(', ');
   // One per model file loaded (the model, and a top-down model's own detector): not per camera.
   values.model_sessions = modelSessions;
+  if (batching) {
+    values.batching = batching.statement;
+    values.batched_runs = batching.runs;
+    values.frames_per_batched_run =
+      batching.runs > 0 ? (batching.frames / batching.runs).toFixed(2) : '';
+  }
   let inputHz = 0;
   let outputHz = 0;
   for (const c of cameras) {

@@ -39,7 +39,15 @@ describe('decoded frames through the native preprocessing: properties (fast-chec
       threads: 1,
       sessionConfig: {},
       freeDimensions: {},
-      input: { name: 'images', elementType: 1, width: 48, height: 32, channels: 3, layout: 'nchw' },
+      input: {
+        name: 'images',
+        elementType: 1,
+        width: 48,
+        height: 32,
+        channels: 3,
+        layout: 'nchw',
+        batch: 1,
+      },
       preprocess: {
         colorOrder: 'rgb',
         resize: 'letterbox',

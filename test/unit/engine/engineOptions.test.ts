@@ -11,6 +11,7 @@ const PLAN: InputPlan = {
   height: 32,
   channels: 3,
   layout: 'nhwc',
+  batch: 1,
   quantization: { scale: 0.5, zeroPoint: 3 },
   freeDimensions: { batch: 1 },
 };
