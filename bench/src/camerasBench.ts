@@ -1,12 +1,15 @@
 /**
  * npm run bench:cameras [-- --cameras 1,2,4,6 --seconds 15 --warmup-s 5 --rate 30
- *                          --modes shared,per-camera --backends htp-standin,cpu-yolo11n
- *                          --json out.json --png out.png]
+ *                          --modes shared,batched,per-camera --backends htp-standin,cpu-yolo11n
+ *                          --batch-window-ms 10 --json out.json --png out.png]
  *
  * What each added camera costs. N rclpy camera stand-ins publish different photos (640x480 rgb8)
  * at --rate Hz on /<camera>/image_raw; the cameras are served
  *  - shared: by one perception_node with cameras:=[...] (one model session, one run loop, the
- *    camera that waited longest first), or
+ *    camera that waited longest first, one frame per run),
+ *  - batched: the same node with the model's batch-N copy for N cameras (N >= 2: the stand-in
+ *    built at batch N, or `model import yolo11n --batch N` of a copy of yolo11n), the cameras'
+ *    frames in one run (waiting up to --batch-window-ms for each other), or
  *  - per-camera: by a perception_container with one pipeline per camera, each with its own model
  *    (today's way without `cameras`),
  * with the HTP stand-in (the detector's input and output on a graph that computes ~nothing, so
@@ -16,6 +19,7 @@
  * Runtime arenas, from its diagnostics), model sessions. JSON, a table, and a PNG chart of CPU per
  * camera-frame and RSS against N.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -51,12 +55,13 @@ import { waitForPublisher, wallMs } from './graphTime';
 import { diagnosticsMemory } from './memoryBreakdown';
 
 const USAGE = `npm run bench:cameras [-- --cameras 1,2,4,6 --seconds 15 --warmup-s 5 --rate 30
-                          --modes shared,per-camera --backends htp-standin,cpu-yolo11n
-                          --json out.json --png out.png]
+                          --modes shared,batched,per-camera --backends htp-standin,cpu-yolo11n
+                          --batch-window-ms 10 --json out.json --png out.png]
 
 N camera stand-ins (640x480 rgb8, different photos, --rate Hz) served by one perception_node
-with cameras:=[...] (shared: one model session) or by a container with a pipeline per camera
-(per-camera: a model each), on the HTP stand-in or yolo11n on the CPU. Per camera frames in /
+with cameras:=[...] (shared: one model session, a frame per run; batched: its batch-N copy, the
+cameras' frames in one run, N >= 2) or by a container with a pipeline per camera (per-camera: a
+model each), on the HTP stand-in or yolo11n on the CPU. Per camera frames in /
 processed / dropped and stamp-to-result p50/p95; per process CPU ms per camera-frame, RSS,
 native memory, model sessions. JSON, a table and a PNG chart against N.`;
 
@@ -64,7 +69,7 @@ const WIDTH = 640;
 const HEIGHT = 480;
 const CAMERA_NAMES = ['front', 'rear', 'left', 'right', 'front_low', 'rear_low'] as const;
 const NODE = 'cams_bench';
-const MODES: readonly CamerasMode[] = ['shared', 'per-camera'];
+const MODES: readonly CamerasMode[] = ['shared', 'batched', 'per-camera'];
 const BACKENDS: readonly CamerasBackend[] = ['htp-standin', 'cpu-yolo11n'];
 
 interface Options {
@@ -74,6 +79,7 @@ interface Options {
   readonly rate: number;
   readonly modes: readonly CamerasMode[];
   readonly backends: readonly CamerasBackend[];
+  readonly batchWindowMs: number;
   readonly json: string | undefined;
   readonly png: string | undefined;
 }
@@ -100,11 +106,12 @@ function parseOptions(argv: readonly string[]): Options {
   const rate = flags.int('--rate', 30, 1);
   const modes = listOf(flags.value('--modes'), MODES, '--modes');
   const backends = listOf(flags.value('--backends'), BACKENDS, '--backends');
+  const batchWindowMs = flags.int('--batch-window-ms', 10, 0);
   const png = flags.value('--png');
   flags.finish();
   const seconds = a.seconds ?? 15;
   if (warmupS >= seconds) throw new Error('--warmup-s must be shorter than --seconds');
-  return { counts, seconds, warmupS, rate, modes, backends, json: a.jsonPath, png };
+  return { counts, seconds, warmupS, rate, modes, backends, batchWindowMs, json: a.jsonPath, png };
 }
 
 /** Results of every camera as they arrive, and the latest diagnostics values per status. */
@@ -156,10 +163,47 @@ class Receiver {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function sessionParameters(backend: CamerasBackend, standin: string): Record<string, string> {
+function sessionParameters(backend: CamerasBackend, model: string): Record<string, string> {
   return backend === 'htp-standin'
-    ? { model: standin, precision: 'int8', threads: '1', tracking: 'true' }
-    : { model: 'yolo11n', precision: 'fp32', threads: '2', tracking: 'true' };
+    ? { model, precision: 'int8', threads: '1', tracking: 'true' }
+    : { model, precision: 'fp32', threads: '2', tracking: 'true' };
+}
+
+/**
+ * The batch-n model of `backend`: the stand-in built at batch n, or the batch-n copy of a copy of
+ * yolo11n made by the user's own command (`model import --batch n`, which proves it per slot).
+ */
+function batchedModel(backend: CamerasBackend, n: number, tmp: string): string {
+  if (backend === 'htp-standin') {
+    return writeHtpStandin(
+      packagePath('models', 'yolov8-fall', 'yolov8s-fall.manifest.json'),
+      path.join(tmp, 'standins'),
+      n,
+    );
+  }
+  const dir = path.join(tmp, 'yolo11n');
+  const manifest = path.join(dir, 'yolo11n.manifest.json');
+  if (!fs.existsSync(manifest)) {
+    fs.mkdirSync(dir, { recursive: true });
+    for (const f of ['yolo11n.manifest.json', 'yolo11n.onnx', 'yolo11n.int8.qdq.onnx']) {
+      fs.copyFileSync(packagePath('models', 'yolo11n', f), path.join(dir, f));
+    }
+  }
+  const r = spawnSync(
+    process.execPath,
+    [
+      packagePath('dist', 'src', 'cli', 'main.js'),
+      'model',
+      'import',
+      manifest,
+      '--batch',
+      String(n),
+      '--force',
+    ],
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`model import yolo11n --batch ${n}: ${r.stderr.trim()}`);
+  return path.join(dir, `yolo11n-b${n}.manifest.json`);
 }
 
 /** A container with a pipeline `cams_<camera>` per camera, each its own model. */
@@ -193,8 +237,17 @@ async function measure(
   tmp: string,
 ): Promise<ConfigMeasure> {
   const cameras = CAMERA_NAMES.slice(0, n);
-  const params = sessionParameters(backend, standin);
-  const shared = mode === 'shared';
+  const model =
+    mode === 'batched'
+      ? batchedModel(backend, n, tmp)
+      : backend === 'htp-standin'
+        ? standin
+        : 'yolo11n';
+  const params = {
+    ...sessionParameters(backend, model),
+    ...(mode === 'batched' ? { batch_window_ms: String(o.batchWindowMs) } : {}),
+  };
+  const shared = mode !== 'per-camera';
   const proc = shared
     ? startBenchNode(NODE, '/cams_bench_unused', { ...params, cameras: `[${cameras.join(', ')}]` })
     : startBenchContainer(perCameraParams(cameras, params, tmp), '/cams_bench_unused');
@@ -261,6 +314,7 @@ async function measure(
       rssEndMb: end.rssMb,
       nativeMb: memory.malloc_in_use_mb + memory.arena_reserved_mb,
       modelSessions: sessions,
+      framesPerRun: Number(statusOf(nodeIds[0]!)?.get('frames_per_batched_run') || NaN),
     };
     process.stderr.write(
       `${backend} ${mode} N=${n}: ${perCamera.map((c) => `${c.camera} ${c.processed}/${c.sent}`).join(', ')}\n`,
@@ -288,6 +342,7 @@ function printRows(rows: readonly CamerasRow[]): void {
         'RSS loaded / end MB': `${r.rss_loaded_mb} / ${r.rss_end_mb}`,
         'native MB': r.native_mb,
         sessions: r.model_sessions,
+        'frames / run': r.frames_per_run,
       })),
     ),
   );
@@ -363,6 +418,8 @@ async function main(): Promise<void> {
     for (const backend of o.backends) {
       for (const mode of o.modes) {
         for (const n of o.counts) {
+          // One camera has nothing to batch with: its row is shared's.
+          if (mode === 'batched' && n < 2) continue;
           rows.push(camerasRow(await measure(backend, mode, n, o, frames, rx, standin, tmp)));
         }
       }

@@ -6,8 +6,11 @@
  */
 import { percentile } from '../../src/index';
 
-/** How the cameras are served: one node with `cameras` (one session), or a pipeline per camera. */
-export type CamerasMode = 'shared' | 'per-camera';
+/**
+ * How the cameras are served: one node with `cameras` (one session, one frame per run), the same
+ * with a batch-N model (the cameras' frames in one run), or a pipeline per camera.
+ */
+export type CamerasMode = 'shared' | 'batched' | 'per-camera';
 /** The HTP stand-in (inference costs ~0: what the node itself costs) or a real detector on the CPU. */
 export type CamerasBackend = 'htp-standin' | 'cpu-yolo11n';
 
@@ -39,6 +42,8 @@ export interface ConfigMeasure {
   readonly nativeMb: number;
   /** Model sessions the process holds (its diagnostics: model_sessions, or one per pipeline). */
   readonly modelSessions: number;
+  /** Batched: frames per run on average (its diagnostics: frames_per_batched_run); else NaN. */
+  readonly framesPerRun: number;
 }
 
 export interface CamerasRow {
@@ -57,6 +62,7 @@ export interface CamerasRow {
   readonly rss_end_mb: number;
   readonly native_mb: number;
   readonly model_sessions: number;
+  readonly frames_per_run: number;
   readonly per_camera: readonly {
     readonly camera: string;
     readonly sent: number;
@@ -90,6 +96,7 @@ export function camerasRow(m: ConfigMeasure): CamerasRow {
     rss_end_mb: round(m.rssEndMb, 1),
     native_mb: round(m.nativeMb, 1),
     model_sessions: m.modelSessions,
+    frames_per_run: m.mode === 'batched' ? round(m.framesPerRun) : 1,
     per_camera: m.cameras.map((c) => ({
       camera: c.camera,
       sent: c.sent,

@@ -59,7 +59,7 @@ export function standinPredictions(people: readonly StandinPerson[]): Float32Arr
 interface StandinGraph {
   readonly name: string;
   readonly input: string;
-  readonly inputDims: readonly [1, 3, number, number];
+  readonly inputDims: readonly [number, 3, number, number];
   /** Scale and zero point of the input QuantizeLinear (the real INT8 model's, roughly). */
   readonly inputScale: number;
   readonly inputZero: number;
@@ -80,6 +80,9 @@ interface StandinGraph {
 function standinGraphBytes(g: StandinGraph): Uint8Array {
   const rank = g.outputDims.length;
   const u8 = g.outputUint8 === true;
+  // Batched (inputDims[0] = N): one value per image, broadcast over the one fixed output.
+  const batch = g.inputDims[0];
+  const fixedDims = [1, ...g.outputDims.slice(1)];
   return modelProto({
     name: g.name,
     producer: 'htp_perception bench:e2e',
@@ -87,12 +90,12 @@ function standinGraphBytes(g: StandinGraph): Uint8Array {
       tensorProto('in_s', ONNX_FLOAT, [], f32([g.inputScale])),
       tensorProto('in_z', ONNX_UINT8, [], [g.inputZero]),
       tensorProto('starts', ONNX_INT64, [4], i64([0, 0, 0, 0])),
-      tensorProto('ends', ONNX_INT64, [4], i64([1, 1, 1, 1])),
+      tensorProto('ends', ONNX_INT64, [4], i64([batch, 1, 1, 1])),
       u8 ? tensorProto('zero', ONNX_UINT8, [], [0]) : tensorProto('zero', ONNX_FLOAT, [], f32([0])),
-      tensorProto('ones', ONNX_INT64, [rank], i64(new Array<number>(rank).fill(1))),
+      tensorProto('ones', ONNX_INT64, [rank], i64([batch, ...new Array<number>(rank - 1).fill(1)])),
       u8
-        ? tensorProto('fixed', ONNX_UINT8, [...g.outputDims], [...Uint8Array.from(g.fixed)])
-        : tensorProto('fixed', ONNX_FLOAT, [...g.outputDims], [...Buffer.from(g.fixed.buffer)]),
+        ? tensorProto('fixed', ONNX_UINT8, fixedDims, [...Uint8Array.from(g.fixed)])
+        : tensorProto('fixed', ONNX_FLOAT, fixedDims, [...Buffer.from(g.fixed.buffer)]),
     ],
     nodes: [
       nodeProto('QuantizeLinear', 'q_in', [g.input, 'in_s', 'in_z'], ['xq']),
@@ -103,7 +106,7 @@ function standinGraphBytes(g: StandinGraph): Uint8Array {
             nodeProto('DequantizeLinear', 'dq_one', ['pq', 'in_s', 'in_z'], ['p']),
             nodeProto('Mul', 'times_zero', ['p', 'zero'], ['z4']),
           ]),
-      // [1,1,1,1] -> all ones in the output's rank, so the result keeps the output's shape.
+      // [N,1,1,1] -> N then ones in the output's rank, so the result keeps the output's shape.
       nodeProto('Reshape', 'to_output_rank', ['z4', 'ones'], ['z']),
       u8
         ? nodeProto('Max', 'with_fixed', ['fixed', 'z'], [g.output])
@@ -114,17 +117,19 @@ function standinGraphBytes(g: StandinGraph): Uint8Array {
   });
 }
 
+/** The detector's stand-in; with `batch` N, its batch-N form (N images per run, each the same people). */
 export function htpStandinModelBytes(
   people: readonly StandinPerson[] = STANDIN_PEOPLE,
+  batch = 1,
 ): Uint8Array {
   return standinGraphBytes({
     name: 'htp_standin_detector',
     input: 'images',
-    inputDims: [1, 3, SIDE, SIDE],
+    inputDims: [batch, 3, SIDE, SIDE],
     inputScale: 1 / 255,
     inputZero: 0,
     output: 'output0',
-    outputDims: [1, CHANNELS, CANDIDATES],
+    outputDims: [batch, CHANNELS, CANDIDATES],
     fixed: standinPredictions(people),
   });
 }
@@ -182,8 +187,10 @@ export function writeStandinManifest(
   name: string,
   bytes: Uint8Array,
   outputs?: unknown,
+  batch = 1,
 ): string {
   const manifest = JSON.parse(fs.readFileSync(realManifest, 'utf8')) as Record<string, unknown>;
+  if (batch > 1) manifest.input = { ...(manifest.input as object), batch };
   fs.mkdirSync(dir, { recursive: true });
   const file = `${name}.int8.qdq.onnx`;
   fs.writeFileSync(path.join(dir, file), bytes);
@@ -207,9 +214,21 @@ export function writeStandinManifest(
   return manifestPath;
 }
 
-/** Writes the detector's stand-in into `dir`; returns its manifest path. */
-export function writeHtpStandin(detectorManifest: string, dir: string): string {
-  return writeStandinManifest(detectorManifest, dir, 'htp-standin', htpStandinModelBytes());
+/**
+ * Writes the detector's stand-in into `dir` (with `batch` N its batch-N form, named
+ * htp-standin-bN, as `model import --batch N` would name a real copy); returns its manifest path.
+ */
+export function writeHtpStandin(detectorManifest: string, dir: string, batch = 1): string {
+  return batch > 1
+    ? writeStandinManifest(
+        detectorManifest,
+        dir,
+        `htp-standin-b${batch}`,
+        htpStandinModelBytes(STANDIN_PEOPLE, batch),
+        undefined,
+        batch,
+      )
+    : writeStandinManifest(detectorManifest, dir, 'htp-standin', htpStandinModelBytes());
 }
 
 /**

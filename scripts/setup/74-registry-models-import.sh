@@ -40,8 +40,10 @@ for m in "${models[@]}"; do
   [ -f "$d/$n.onnx" ] && [ -f "$d/$n.manifest.json" ] && [ -f "$d/$n.int8.qdq.onnx" ] &&
     [ -f "$d/$n.qcs6490.ctx.onnx" ] || complete=0
 done
+[ -f "$root/models/yolo11n/yolo11n-b4.manifest.json" ] &&
+  [ -f "$root/models/yolo11n/yolo11n-b4.qcs6490.ctx.onnx" ] || complete=0
 if stamp_ok "$stamp" "$key" && [ "$complete" = 1 ]; then
-  log "registry models: imported, quantized and compiled (models/yolo11n, yolo11n-seg, deeplabv3-mobilenetv2-257)"
+  log "registry models: imported, quantized and compiled (models/yolo11n, its batch-4 copy yolo11n-b4, yolo11n-seg, deeplabv3-mobilenetv2-257)"
   exit 0
 fi
 models_not_frozen "registry models import (scripts/setup/74-registry-models-import.sh)"
@@ -92,4 +94,14 @@ for m in "${models[@]}"; do
     die "registry models: compiling $name for the HTP failed, see $clog"
   log "registry models: $name from $f, INT8 QDQ, HTP v68 context ($((SECONDS - t0)) s; $import_log, $qlog, $clog)"
 done
+# Four cameras, one run (issue 44): the default detector's batch-4 copy (every file re-batched and
+# proven slot by slot against yolo11n on the CPU) and its own HTP context, compiled for batch 4.
+t0=$SECONDS
+b="$root/models/yolo11n"
+bash "$root/scripts/with-env.sh" node "$cli" model import yolo11n --batch 4 --force >"$b/yolo11n-b4.import.log" 2>&1 ||
+  die "registry models: the batch-4 copy of yolo11n failed, see $b/yolo11n-b4.import.log"
+bash "$root/scripts/with-env.sh" node "$cli" model compile yolo11n-b4 --force --image "${held[0]}" \
+  >"$b/yolo11n-b4.compile.log" 2>&1 ||
+  die "registry models: compiling yolo11n-b4 for the HTP failed, see $b/yolo11n-b4.compile.log"
+log "registry models: yolo11n-b4, batch 4, INT8 QDQ, HTP v68 context ($((SECONDS - t0)) s; $b/yolo11n-b4.import.log, $b/yolo11n-b4.compile.log)"
 stamp_write "$stamp" "$key"

@@ -16,7 +16,7 @@ import { WORKER_MARK, type WorkerRequest, type WorkerResult } from './modelCompi
 const SOC_LIST = HTP_SOCS.map((s) => `${s.name} (htp_arch ${s.htpArch}, soc_model ${s.socModel})`);
 
 export const MODEL_COMPILE_HELP = `usage: htp-perception model compile NAME [--soc qcs6490] [--precision int8|w8a16|fp32]
-                                    [--image FILE] [--vtcm-mb N] [--force] [--json]
+                                    [--batch N] [--image FILE] [--vtcm-mb N] [--force] [--json]
 
 Compiles the model ahead of time for one SoC's HTP with the QNN provider (an ONNX Runtime EP
 context model with the QNN context binary embedded), writes it beside the model as
@@ -33,6 +33,8 @@ options:
   --soc S          target SoC (default qcs6490); known: ${SOC_LIST.join(', ')}
   --precision P    int8 (default: the manifest's W8A8 QDQ file, what the HTP runs), w8a16 (its
                    files.w8a16) or fp32
+  --batch N        compile NAME's batch-N copy (NAME-bN, made by 'model import NAME --batch N'):
+                   its binary runs N frames at once, the HTP graph compiled for that batch
   --image FILE     the frame both runs see (default: a generated test pattern)
   --vtcm-mb N      HTP VTCM size in MB baked into the graph (default 0: the device maximum)
   --force          replace an existing context binary
@@ -50,6 +52,7 @@ export const MODEL_COMPILE_OPTIONS = {
   precision: { type: 'string' },
   image: { type: 'string' },
   'vtcm-mb': { type: 'string' },
+  batch: { type: 'string' },
   force: { type: 'boolean' },
   json: { type: 'boolean' },
   'allow-model-mismatch': { type: 'boolean' },
@@ -72,6 +75,26 @@ function resolveManifestPath(name: string): string {
     throw new UsageError(`${name}: no such manifest, and no model of that name under models/`);
   }
   return found;
+}
+
+/** With --batch N, the name of NAME's batch-N copy, which must exist; else NAME. */
+function batchCopyOf(name: string, batchText: string | undefined): string {
+  if (batchText === undefined) return name;
+  const batch = Number(batchText);
+  if (!/^\d+$/.test(batchText) || batch < 2 || batch > 16)
+    throw new UsageError(`--batch ${batchText}: expected an integer 2..16`);
+  const original = loadModelManifest(resolveManifestPath(name));
+  if (original.input.batch === batch) return name;
+  const copy = path.join(
+    path.dirname(original.manifestPath),
+    `${original.name}-b${batch}.manifest.json`,
+  );
+  if (!fs.existsSync(copy)) {
+    throw new UsageError(
+      `${original.name} has no batch-${batch} copy (${copy}): make it with 'htp-perception model import ${name} --batch ${batch}'`,
+    );
+  }
+  return copy;
 }
 
 function contextFileName(model: string, precision: Precision, soc: string): string {
@@ -150,7 +173,7 @@ export async function modelCompileCommand(
   if (image !== undefined && !fs.existsSync(image))
     throw new UsageError(`--image ${image}: no such file`);
 
-  const manifest = loadModelManifest(resolveManifestPath(name));
+  const manifest = loadModelManifest(resolveManifestPath(batchCopyOf(name, str(values.batch))));
   const source = manifest.modelPaths[precision];
   if (source === undefined) {
     throw new UsageError(

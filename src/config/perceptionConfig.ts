@@ -172,7 +172,7 @@ export const PERCEPTION_PARAMETERS = {
     'when runs fail with a runtime error or pass run_deadline_ms (a DSP restart, a dropped FastRPC session): retry re-creates the sessions with backoff and resumes on the same provider; cpu continues on the CPU; stop deactivates the node for a lifecycle manager to decide',
   ),
   batch_window_ms: spec(
-    z.number().min(0).max(1000),
+    z.number().int().min(0).max(1000),
     10,
     'frame',
     "with a batch-N model (`htp-perception model import MODEL --batch N`) and several cameras: how long the first waiting frame waits for other cameras' frames to fill the batch before it runs with fewer; 0 runs what is waiting at once",

@@ -142,7 +142,9 @@ export class ModelPipeline {
    */
   async runBatch(frames: readonly Frame[]): Promise<PipelineResult[]> {
     if (this.format.decodeCrop) {
-      throw new Error(`${this.name}: a top-down pose model runs on person crops, not batched frames`);
+      throw new Error(
+        `${this.name}: a top-down pose model runs on person crops, not batched frames`,
+      );
     }
     const started = performance.now();
     const runs = await this.session.runBatch(frames);

@@ -13,7 +13,7 @@ describe('npm run bench:cameras (smoke: one and two cameras, seconds, the HTP st
   before(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cameras-bench-test-'))));
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('serves every camera in both modes, one session shared or one per camera, and writes JSON and a chart', async function () {
+  it('serves every camera in every mode, one session shared (batched too) or one per camera, and writes JSON and a chart', async function () {
     const json = path.join(dir, 'cameras.json');
     const png = path.join(dir, 'cameras.png');
     const p = startProcess(
@@ -22,6 +22,8 @@ describe('npm run bench:cameras (smoke: one and two cameras, seconds, the HTP st
         repoPath('dist', 'bench', 'src', 'camerasBench.js'),
         ...['--cameras', '1,2', '--seconds', '3', '--warmup-s', '1', '--rate', '15'],
         ...['--backends', 'htp-standin', '--json', json, '--png', png],
+        // Longer than a frame period at 15 Hz: the two cameras' frames always meet.
+        ...['--batch-window-ms', '70'],
       ],
       { HTP_BENCH_DOMAIN_ID: privateDomainId() },
     );
@@ -36,12 +38,15 @@ describe('npm run bench:cameras (smoke: one and two cameras, seconds, the HTP st
     assert.ok(figures.cpu.length > 0);
     assert.deepEqual(
       figures.rows.map((r) => `${r.mode} ${r.n}`),
-      ['shared 1', 'shared 2', 'per-camera 1', 'per-camera 2'],
+      // One camera has nothing to batch with: no batched row at N = 1.
+      ['shared 1', 'shared 2', 'batched 2', 'per-camera 1', 'per-camera 2'],
     );
     for (const r of figures.rows) {
       const at = `${r.mode} N=${r.n}`;
       // One model for all cameras with `cameras`; one per pipeline otherwise.
-      assert.equal(r.model_sessions, r.mode === 'shared' ? 1 : r.n, at);
+      assert.equal(r.model_sessions, r.mode === 'per-camera' ? r.n : 1, at);
+      // Frames of two cameras per run, once the cameras run: never more.
+      if (r.mode === 'batched') assert.ok(r.frames_per_run > 1 && r.frames_per_run <= 2, at);
       assert.deepEqual(
         r.per_camera.map((c) => c.camera),
         ['front', 'rear'].slice(0, r.n),

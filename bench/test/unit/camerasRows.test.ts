@@ -23,7 +23,8 @@ const config = (
   rssLoadedMb,
   rssEndMb: rssLoadedMb + 5,
   nativeMb: 40,
-  modelSessions: mode === 'shared' ? 1 : n,
+  modelSessions: mode === 'per-camera' ? n : 1,
+  framesPerRun: mode === 'batched' ? 1.8 : NaN,
 });
 
 describe('bench:cameras figures', function () {
@@ -70,5 +71,10 @@ describe('bench:cameras figures', function () {
     assert.deepEqual(shared!.cpu_per_camera_frame_vs_first, { 1: 1, 2: 1, 4: 1.2 });
     assert.equal(perCamera!.rss_loaded_mb_per_added_camera, 40);
     assert.deepEqual(perCamera!.cpu_per_camera_frame_vs_first, { 1: 1, 4: 1 });
+  });
+
+  it('reports frames per run for a batched node, one for the others', function () {
+    assert.equal(camerasRow(config('batched', 2, 400, 300)).frames_per_run, 1.8);
+    assert.equal(camerasRow(config('shared', 2, 400, 300)).frames_per_run, 1);
   });
 });

@@ -12,7 +12,7 @@ describe('every shipped model through manifest -> engine -> head on a real photo
   this.timeout(300_000);
   const manifests = findModelManifests(repoPath('models'), { skipExamples: true });
 
-  it('finds the eighteen bootstrap models', function () {
+  it('finds the nineteen bootstrap models (yolo11n-b4: the default detector for four cameras at once)', function () {
     const names = manifests.map((m) => path.basename(m)).sort();
     assert.deepEqual(names, [
       'blazepose-full.manifest.json',
@@ -26,6 +26,7 @@ describe('every shipped model through manifest -> engine -> head on a real photo
       'nanodet.manifest.json',
       'selfie-segmentation-landscape.manifest.json',
       'selfie-segmentation.manifest.json',
+      'yolo11n-b4.manifest.json',
       'yolo11n-seg.manifest.json',
       'yolo11n.manifest.json',
       'yolov8n-pose.manifest.json',

@@ -59,7 +59,7 @@ describe('findModelManifests', function () {
     }
   });
 
-  it('lists the eighteen models bootstrap prepares in this repository', function () {
+  it('lists the nineteen models bootstrap prepares in this repository', function () {
     const root = REPO_ROOT;
     const names = findModelManifests(path.join(root, 'models'), { skipExamples: true }).map((p) =>
       path.basename(p),
@@ -77,6 +77,7 @@ describe('findModelManifests', function () {
       'movenet-multipose.manifest.json',
       'nanodet.manifest.json',
       'yolo11n-seg.manifest.json',
+      'yolo11n-b4.manifest.json',
       'yolo11n.manifest.json',
       'yolov8s-fall-executorch.manifest.json',
       'yolov8s-fall-qnn.manifest.json',

@@ -64,6 +64,7 @@ describe('perception parameters', () => {
     assert.deepEqual(frame, [
       'annotated_max_rate_hz',
       'annotated_max_width',
+      'batch_window_ms',
       'classes',
       'depth_max_m',
       'depth_min_m',

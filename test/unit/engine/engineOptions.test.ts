@@ -86,6 +86,7 @@ describe('engine options', () => {
       height: 32,
       channels: 3,
       layout: 'nhwc',
+      batch: 1,
     });
     assert.deepEqual(n.freeDimensions, { batch: 1 });
     assert.deepEqual(n.preprocess.quantization, { scale: 0.5, zeroPoint: 3 });

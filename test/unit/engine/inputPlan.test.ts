@@ -45,6 +45,25 @@ describe('input plan', () => {
     );
   });
 
+  it('plans batch N: a symbolic batch pinned to it, a fixed one must be it, a batch-1 model names the copy to make', () => {
+    const dyn = planInput(
+      opts({ batch: 4 }),
+      [tensor([-1, 3, 8, 8], 'float32', ['n', '', '', ''])],
+      OUT,
+    );
+    assert.equal(dyn.batch, 4);
+    assert.deepEqual(dyn.freeDimensions, { n: 4 });
+    assert.equal(planInput(opts({ batch: 4 }), [tensor([4, 3, 8, 8], 'float32')], OUT).batch, 4);
+    mismatch(
+      () => planInput(opts({ batch: 4 }), [tensor([1, 3, 8, 8], 'float32')], OUT),
+      /takes batch 1, not 4: make a batch-4 copy with 'htp-perception model import MODEL --batch 4'/,
+    );
+    mismatch(
+      () => planInput(opts({ batch: 2 }), [tensor([4, 3, 8, 8], 'float32')], OUT),
+      /has batch 4, expected 2/,
+    );
+  });
+
   it('quantizes integer inputs from the manifest, else as raw pixels', () => {
     assert.deepEqual(planInput(opts(), [tensor([1, 3, 8, 8], 'uint8')], OUT).quantization, {
       scale: 1 / 255,

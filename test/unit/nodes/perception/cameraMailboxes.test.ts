@@ -78,4 +78,73 @@ describe('CameraMailboxes', () => {
     const m = new CameraMailboxes<string>(['front']);
     assert.throws(() => m.post('back', 'x'), /no camera 'back'/);
   });
+
+  describe('takeBatch', () => {
+    it('takes the waiting cameras oldest first, up to the batch, without waiting when they are all there', async () => {
+      const c = clock();
+      const m = new CameraMailboxes<string>(['front', 'rear', 'left'], c.now);
+      c.at(1);
+      m.post('rear', 'r1');
+      c.at(2);
+      m.post('left', 'l1');
+      c.at(3);
+      m.post('front', 'f1');
+      const started = performance.now();
+      const batch = await m.takeBatch(2, 1000);
+      assert.ok(performance.now() - started < 500, 'waited although two cameras had frames');
+      assert.deepEqual(
+        batch.map((t) => t.item),
+        ['r1', 'l1'],
+      );
+      // The third camera is next, with whatever the others post meanwhile.
+      assert.deepEqual(
+        (await m.takeBatch(2, 0)).map((t) => t.item),
+        ['f1'],
+      );
+    });
+
+    it('waits up to the window for other cameras, and stops waiting once the batch is full', async () => {
+      const m = new CameraMailboxes<string>(['front', 'rear', 'left']);
+      m.post('front', 'f1');
+      const pending = m.takeBatch(3, 2000);
+      setTimeout(() => m.post('rear', 'r1'), 20);
+      setTimeout(() => m.post('left', 'l1'), 40);
+      const started = performance.now();
+      const batch = await pending;
+      assert.deepEqual(batch.map((t) => t.camera).sort(), ['front', 'left', 'rear']);
+      assert.ok(performance.now() - started < 1500, 'kept waiting after the batch was full');
+    });
+
+    it('runs with what came when the window passes, and a batch of one camera does not wait', async () => {
+      const m = new CameraMailboxes<string>(['front', 'rear']);
+      m.post('front', 'f1');
+      const started = performance.now();
+      const batch = await m.takeBatch(2, 60);
+      const waited = performance.now() - started;
+      assert.deepEqual(
+        batch.map((t) => t.item),
+        ['f1'],
+      );
+      assert.ok(waited >= 50, `returned after ${waited.toFixed(0)} ms, before the 60 ms window`);
+      const single = new CameraMailboxes<string>(['only']);
+      single.post('only', 'o1');
+      const t0 = performance.now();
+      assert.deepEqual(
+        (await single.takeBatch(4, 5000)).map((t) => t.item),
+        ['o1'],
+      );
+      assert.ok(performance.now() - t0 < 1000, 'a node of one camera waited for others');
+    });
+
+    it('closing ends a wait, and a closed mailbox gives an empty batch', async () => {
+      const m = new CameraMailboxes<string>(['front', 'rear']);
+      m.post('front', 'f1');
+      const pending = m.takeBatch(2, 5000);
+      setTimeout(() => m.close(), 10);
+      const started = performance.now();
+      await pending;
+      assert.ok(performance.now() - started < 2000);
+      assert.deepEqual(await m.takeBatch(2, 10), []);
+    });
+  });
 });
