@@ -15,6 +15,7 @@ import {
 } from '../../config/modelManifest';
 import { resolveModelReference } from '../../config/perceptionConfig';
 import { PRECISIONS, type Precision } from '../../core/precisions';
+import { EngineError } from '../../core/engineError';
 import { OnnxFormatError } from '../../model/readOnnxModel';
 import { rebatchOnnxModel } from '../../model/rebatchOnnxModel';
 import { withModelSha256 } from '../withModelSha256';
@@ -107,7 +108,17 @@ export async function batchCopyCommand(o: BatchCopyOptions): Promise<CommandResu
     }
     const copyManifest = batchManifest(original, name, o.batch, written);
     for (const w of written) {
-      agreements.push(...(await compareBatchedRuns(original, w.precision, w.file, o.batch)));
+      try {
+        agreements.push(...(await compareBatchedRuns(original, w.precision, w.file, o.batch)));
+      } catch (e) {
+        // A re-batched graph that does not even run (a reshape whose sizes no longer add up).
+        if (!(e instanceof EngineError)) throw e;
+        for (const f of written) fs.rmSync(f.file, { force: true });
+        process.stderr.write(
+          `${original.name} cannot run batched: its batch-${o.batch} ${w.precision} copy does not run (${e.code}: ${e.message})\n`,
+        );
+        return 1;
+      }
     }
     const failed = agreements.filter((a) => !a.agrees);
     if (failed.length > 0) {
