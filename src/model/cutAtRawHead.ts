@@ -15,6 +15,7 @@ import { bufferSource } from '../util/byteSource';
 import { fieldSpans, type FieldSpan, lengthDelimited } from './protoSpans';
 import { Cursor, OnnxFormatError } from './readOnnxModel';
 import { metadataPropsBytes } from './onnxWriter';
+import { type NodeFields, readNodeFields } from './onnxNodeFields';
 import { RAW_HEAD_METADATA_KEY } from '../families/yolov8/readUltralyticsExport';
 
 // The metadata key a cut file carries (which tensor it ends at, and what was removed) is read by
@@ -41,57 +42,12 @@ export interface RawHeadCut {
   readonly embeddedNms: EmbeddedNms;
 }
 
-interface NodeInfo {
+interface NodeInfo extends NodeFields {
   readonly span: FieldSpan;
-  readonly name: string;
-  readonly opType: string;
-  readonly inputs: readonly string[];
-  readonly outputs: readonly string[];
-  /** Transpose's perm, when the node has one. */
-  readonly perm: readonly number[] | undefined;
-  /** A Constant's `value` tensor, when the node has one. */
-  readonly value: FieldSpan | undefined;
-  readonly hasSubgraph: boolean;
 }
 
 function readNode(c: Cursor, span: FieldSpan): NodeInfo {
-  const inputs: string[] = [];
-  const outputs: string[] = [];
-  let name = '';
-  let opType = '';
-  let perm: number[] | undefined;
-  let value: FieldSpan | undefined;
-  let hasSubgraph = false;
-  while (!c.done) {
-    const f = c.field();
-    if (f.wire !== 2) continue;
-    if (f.no === 1) inputs.push(c.text(f));
-    else if (f.no === 2) outputs.push(c.text(f));
-    else if (f.no === 3) name = c.text(f);
-    else if (f.no === 4) opType = c.text(f);
-    else if (f.no === 5) {
-      // AttributeProto: name (1), ints (8, packed or not), g (6), graphs (11).
-      const a = c.sub(f);
-      let attr = '';
-      const ints: number[] = [];
-      let t: FieldSpan | undefined;
-      while (!a.done) {
-        const from = a.pos;
-        const af = a.field();
-        if (af.no === 1 && af.wire === 2) attr = a.text(af);
-        else if (af.no === 5 && af.wire === 2)
-          t = { from, to: a.pos, no: 5, start: af.start, len: af.len };
-        else if (af.no === 8 && af.wire === 0) ints.push(af.value);
-        else if (af.no === 8 && af.wire === 2) {
-          const p = a.sub(af);
-          while (!p.done) ints.push(p.varint());
-        } else if ((af.no === 6 || af.no === 11) && af.wire === 2) hasSubgraph = true;
-      }
-      if (attr === 'perm') perm = ints;
-      if (attr === 'value') value = t;
-    }
-  }
-  return { span, name, opType, inputs, outputs, perm, value, hasSubgraph };
+  return { ...readNodeFields(c), span };
 }
 
 /** A TensorProto holding one float32 (raw_data or float_data): its value, else undefined. */

@@ -16,6 +16,7 @@ import { bufferSource } from '../util/byteSource';
 import { fieldSpans, type FieldSpan, lengthDelimited, tagBytes } from './protoSpans';
 import { Cursor, OnnxFormatError } from './readOnnxModel';
 import { varint } from './onnxWriter';
+import { type NodeFields, readNodeFields } from './onnxNodeFields';
 
 export interface InputQuantization {
   /** The initializer's float32 value, exactly (a double holding that float). */
@@ -39,44 +40,12 @@ export type FoldInputResult =
 const ONNX_FLOAT = 1;
 const QUANT_TYPES: Readonly<Record<number, 'uint8' | 'int8'>> = { 2: 'uint8', 3: 'int8' };
 
-interface NodeInfo {
+interface NodeInfo extends NodeFields {
   readonly index: number;
-  readonly inputs: readonly string[];
-  readonly outputs: readonly string[];
-  readonly name: string;
-  readonly opType: string;
-  readonly domain: string;
-  readonly attributeNames: readonly string[];
-  readonly hasSubgraph: boolean;
 }
 
 function readNode(c: Cursor, index: number): NodeInfo {
-  const inputs: string[] = [];
-  const outputs: string[] = [];
-  const attributeNames: string[] = [];
-  let name = '';
-  let opType = '';
-  let domain = '';
-  let hasSubgraph = false;
-  while (!c.done) {
-    const f = c.field();
-    if (f.wire !== 2) continue;
-    if (f.no === 1) inputs.push(c.text(f));
-    else if (f.no === 2) outputs.push(c.text(f));
-    else if (f.no === 3) name = c.text(f);
-    else if (f.no === 4) opType = c.text(f);
-    else if (f.no === 7) domain = c.text(f);
-    else if (f.no === 5) {
-      // AttributeProto: name (1), g (6), graphs (11). A subgraph may read Y from the outer scope.
-      const a = c.sub(f);
-      while (!a.done) {
-        const af = a.field();
-        if (af.no === 1 && af.wire === 2) attributeNames.push(a.text(af));
-        else if ((af.no === 6 || af.no === 11) && af.wire === 2) hasSubgraph = true;
-      }
-    }
-  }
-  return { index, inputs, outputs, name, opType, domain, attributeNames, hasSubgraph };
+  return { ...readNodeFields(c), index };
 }
 
 interface ScalarInit {

@@ -37,6 +37,14 @@ export function textField(no: number, s: string): Bytes {
 /** TensorProto.DataType codes used here. */
 export const ONNX_FLOAT = 1;
 export const ONNX_UINT8 = 2;
+export const ONNX_INT64 = 7;
+
+/** Little-endian int64 raw_data of `values` (shape tensors: Reshape's target, Slice's ends). */
+export function int64Raw(values: readonly number[]): Bytes {
+  const b = Buffer.alloc(values.length * 8);
+  values.forEach((v, i) => b.writeBigInt64LE(BigInt(v), i * 8));
+  return [...b];
+}
 
 export function tensorProto(
   name: string,

@@ -14,12 +14,18 @@ import { Buffer } from 'node:buffer';
 import { bufferSource } from '../util/byteSource';
 import { fieldSpans, type FieldSpan, lengthDelimited } from './protoSpans';
 import { Cursor, OnnxFormatError } from './readOnnxModel';
-import { metadataPropsBytes, textField, tensorProto, valueInfoProto } from './onnxWriter';
+import {
+  int64Raw,
+  metadataPropsBytes,
+  ONNX_INT64,
+  textField,
+  tensorProto,
+  valueInfoProto,
+} from './onnxWriter';
+import { type NodeFields, readNodeFields } from './onnxNodeFields';
 
 /** ModelProto metadata key of a batch-N copy: its batch. */
 export const BATCH_METADATA_KEY = 'htp_perception.batch';
-
-const ONNX_INT64 = 7;
 
 export interface RebatchedModel {
   readonly bytes: Buffer;
@@ -76,45 +82,15 @@ function readValueInfo(buf: Buffer, span: FieldSpan): { name: string; tensor?: D
   return tensor ? { name, tensor } : { name };
 }
 
-interface NodeFields {
+interface NodeAt extends NodeFields {
   readonly span: FieldSpan;
-  readonly opType: string;
-  readonly inputs: string[];
-  readonly outputs: string[];
-  /** A Constant's `value` TensorProto span. */
-  readonly value: FieldSpan | undefined;
-  readonly hasSubgraph: boolean;
 }
 
-function readNode(buf: Buffer, span: FieldSpan): NodeFields {
-  const c = new Cursor(bufferSource(buf), span.start, span.start + span.len);
-  const inputs: string[] = [];
-  const outputs: string[] = [];
-  let opType = '';
-  let value: FieldSpan | undefined;
-  let hasSubgraph = false;
-  while (!c.done) {
-    const f = c.field();
-    if (f.wire !== 2) continue;
-    if (f.no === 1) inputs.push(c.text(f));
-    else if (f.no === 2) outputs.push(c.text(f));
-    else if (f.no === 4) opType = c.text(f);
-    else if (f.no === 5) {
-      const a = c.sub(f);
-      let attr = '';
-      let t: FieldSpan | undefined;
-      while (!a.done) {
-        const from = a.pos;
-        const af = a.field();
-        if (af.no === 1 && af.wire === 2) attr = a.text(af);
-        else if (af.no === 5 && af.wire === 2)
-          t = { from, to: a.pos, no: 5, start: af.start, len: af.len };
-        else if ((af.no === 6 || af.no === 11) && af.wire === 2) hasSubgraph = true;
-      }
-      if (attr === 'value') value = t;
-    }
-  }
-  return { span, opType, inputs, outputs, value, hasSubgraph };
+function readNode(buf: Buffer, span: FieldSpan): NodeAt {
+  return {
+    ...readNodeFields(new Cursor(bufferSource(buf), span.start, span.start + span.len)),
+    span,
+  };
 }
 
 /** An INT64 TensorProto of rank 1 (raw_data or int64_data): its name and values. */
@@ -138,12 +114,6 @@ function readInt64Vector(buf: Buffer, span: FieldSpan): { name: string; values: 
     } else if (f.no === 14) return null; // external data: not a constant this can read
   }
   return dataType === ONNX_INT64 && rank === 1 ? { name, values } : null;
-}
-
-function int64Bytes(values: readonly number[]): number[] {
-  const b = Buffer.alloc(values.length * 8);
-  values.forEach((v, i) => b.writeBigInt64LE(BigInt(v), i * 8));
-  return [...b];
 }
 
 /** The node's bytes with input `index` renamed. */
@@ -213,7 +183,7 @@ export function rebatchOnnxModel(model: Uint8Array, batch: number): RebatchedMod
 
   // Each constant target shape starting with 1 gets a batch-N twin, made once per source.
   const twins = new Map<string, { name: string; bytes: Buffer }>();
-  const renamed = new Map<NodeFields, string>();
+  const renamed = new Map<NodeAt, string>();
   for (const n of nodes) {
     if (n.opType !== 'Reshape') continue;
     const shapeName = n.inputs[1];
@@ -227,7 +197,7 @@ export function rebatchOnnxModel(model: Uint8Array, batch: number): RebatchedMod
     if (!twin) {
       const name = `${shapeName}__batch${batch}`;
       const values = [batch, ...shape.values.slice(1)];
-      const bytes = Buffer.from(tensorProto(name, ONNX_INT64, [values.length], int64Bytes(values)));
+      const bytes = Buffer.from(tensorProto(name, ONNX_INT64, [values.length], int64Raw(values)));
       twin = { name, bytes: Buffer.concat(lengthDelimited(5, [bytes])) };
       twins.set(shapeName, twin);
     }

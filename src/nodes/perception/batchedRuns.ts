@@ -22,14 +22,37 @@ export interface BatchingFacts {
   readonly model: string;
   /** Frames one run takes (PerceptionPipeline.batch). */
   readonly batch: number;
-  /** The loaded model's own batch (a top-down pose model's may be more than it uses). */
-  readonly modelBatch: number;
   readonly topDown: boolean;
   readonly cameras: number;
 }
 
+/** The facts of `pipeline` serving `cameras` cameras. */
+export function batchingFacts(
+  pipeline: {
+    readonly name: string;
+    readonly batch: number;
+    readonly model: { readonly needsPersonBoxes: boolean };
+  },
+  cameras: number,
+): BatchingFacts {
+  return {
+    model: pipeline.name,
+    batch: pipeline.batch,
+    topDown: pipeline.model.needsPersonBoxes,
+    cameras,
+  };
+}
+
+/** Whether a batch-N model leaves slots of every run idle (fewer cameras than its batch). */
+export function idleSlots(f: BatchingFacts): number {
+  return f.batch > 1 ? Math.max(0, f.batch - Math.max(1, f.cameras)) : 0;
+}
+
 /** Whether the cameras' frames run batched, and if not why, in an operator's words. */
 export function batchingStatement(f: BatchingFacts): string {
+  if (f.batch > 1 && f.cameras < 2) {
+    return `one camera on a batch-${f.batch} model: ${f.batch - 1} of its ${f.batch} slots run idle every frame (a batch-1 model does the same for a ${f.batch}th of the work)`;
+  }
   if (f.batch > 1) {
     const idle = f.batch > f.cameras ? `; ${f.batch - f.cameras} slot(s) idle per run` : '';
     return `batched: up to ${Math.min(f.batch, f.cameras)} cameras' frames per run (batch ${f.batch})${idle}`;

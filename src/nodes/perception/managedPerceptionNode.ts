@@ -31,7 +31,7 @@ import { FrameOutputs, FrameRunnerHost, FrameWork, runFrames } from './frameRunn
 import { CameraChannel, type ChannelInputs } from './cameraChannel';
 import { RobotFrameDetections } from './robotFrameDetections';
 import { CameraMailboxes } from './cameraMailboxes';
-import { BatchedRuns, batchingStatement } from './batchedRuns';
+import { BatchedRuns, batchingFacts, batchingStatement, idleSlots } from './batchedRuns';
 import { nodeDiagnostics, type NodeDiagnosticsInput, sessionDiagnostics } from './nodeDiagnostics';
 
 /** What each camera reports of its own in the diagnostics. */
@@ -202,13 +202,7 @@ export class PerceptionNode {
         perCamera,
         c?.pipeline.models.length ?? 0,
         c && {
-          statement: batchingStatement({
-            model: c.pipeline.name,
-            batch: c.pipeline.batch,
-            modelBatch: c.pipeline.model.batch,
-            topDown: c.pipeline.model.needsPersonBoxes,
-            cameras: channels.length,
-          }),
+          statement: batchingStatement(batchingFacts(c.pipeline, channels.length)),
           ...c.batches.total,
         },
       ),
@@ -338,6 +332,7 @@ export class PerceptionNode {
       this.ctx.pipelines.setCameras(this.name, [...channels.keys()]);
       this.configureError = '';
       this.logPlacement(pipeline, config);
+      this.logBatching(pipeline, channels.size);
     } catch (e) {
       this.configureError = e instanceof Error ? e.message : String(e);
       throw e;
@@ -418,6 +413,15 @@ export class PerceptionNode {
         );
       }
     }
+  }
+
+  /** How the cameras share the model's runs; a batch-N model with idle slots is a warning. */
+  private logBatching(pipeline: PerceptionPipeline, cameras: number): void {
+    const facts = batchingFacts(pipeline, cameras);
+    if (facts.batch < 2 && cameras < 2) return;
+    const line = batchingStatement(facts);
+    if (idleSlots(facts) > 0) this.node.getLogger().warn(line);
+    else this.node.getLogger().info(line);
   }
 
   /** One line per model file: verified, unverified (no checksum recorded) or let through. */

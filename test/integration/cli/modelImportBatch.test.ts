@@ -4,15 +4,16 @@
  * frame; a graph the re-batching would make mix images is refused and nothing is left behind.
  */
 import { strict as assert } from 'node:assert';
-import { Buffer } from 'node:buffer';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadModelManifest } from '../../../src/config/modelManifest';
 import {
+  int64Raw,
   intsAttribute,
   modelProto,
   nodeProto,
   ONNX_FLOAT,
+  ONNX_INT64,
   tensorProto,
   valueInfoProto,
 } from '../../../src/model/onnxWriter';
@@ -23,12 +24,6 @@ import { repoPath } from '../../support/paths';
 import { tempDir } from '../../support/tempDir';
 
 const YOLO11N = repoPath('models', 'yolo11n');
-
-function int64s(values: readonly number[]): number[] {
-  const b = Buffer.alloc(values.length * 8);
-  values.forEach((v, i) => b.writeBigInt64LE(BigInt(v), i * 8));
-  return [...b];
-}
 
 /**
  * yolo11n's input and a graph that shuffles it: Reshape to [3, -1] (a leading 3, not the batch:
@@ -47,8 +42,8 @@ function mixingModel(file: string): void {
         nodeProto('Reshape', 'back', ['t', 'image_shape'], ['output0']),
       ],
       initializers: [
-        tensorProto('three_rows', 7, [2], int64s([3, -1])),
-        tensorProto('image_shape', 7, [4], int64s([1, 3, 640, 640])),
+        tensorProto('three_rows', ONNX_INT64, [2], int64Raw([3, -1])),
+        tensorProto('image_shape', ONNX_INT64, [4], int64Raw([1, 3, 640, 640])),
       ],
       inputs: [valueInfoProto('images', ONNX_FLOAT, [1, 3, 640, 640])],
       outputs: [valueInfoProto('output0', ONNX_FLOAT, [1, 3, 640, 640])],

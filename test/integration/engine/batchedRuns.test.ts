@@ -16,6 +16,8 @@ import { EngineSession, type RunResult } from '../../../src/engine/engineSession
 import type { EngineOptionsInput } from '../../../src/engine/engineOptions';
 import { rebatchOnnxModel } from '../../../src/model/rebatchOnnxModel';
 import {
+  int64Raw,
+  ONNX_INT64,
   modelProto,
   nodeProto,
   ONNX_FLOAT,
@@ -57,13 +59,11 @@ function rebatched(source: string, batch: number): { file: string; reshapes: num
 
 /** [1,3,24,40] float -> Reshape to the constant [1, 3, -1] -> [1,3,960]: an export's view(1, C, -1). */
 function reshapeModel(): string {
-  const shape = Buffer.alloc(24);
-  [1, 3, -1].forEach((v, i) => shape.writeBigInt64LE(BigInt(v), i * 8));
   const bytes = modelProto({
     name: 'reshape',
     producer: 'batchedRuns.test',
     nodes: [nodeProto('Reshape', 'flatten', ['images', 'shape'], ['flat'])],
-    initializers: [tensorProto('shape', 7, [3], [...shape])],
+    initializers: [tensorProto('shape', ONNX_INT64, [3], int64Raw([1, 3, -1]))],
     inputs: [valueInfoProto('images', ONNX_FLOAT, [1, 3, 24, 40])],
     outputs: [valueInfoProto('flat', ONNX_FLOAT, [1, 3, 960])],
   });

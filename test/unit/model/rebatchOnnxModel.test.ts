@@ -1,20 +1,16 @@
 import { strict as assert } from 'node:assert';
 import { Buffer } from 'node:buffer';
 import {
+  int64Raw,
   modelProto,
   nodeProto,
   ONNX_FLOAT,
+  ONNX_INT64,
   tensorProto,
   valueInfoProto,
 } from '../../../src/model/onnxWriter';
 import { parseOnnxModel, OnnxFormatError } from '../../../src/model/readOnnxModel';
 import { BATCH_METADATA_KEY, rebatchOnnxModel } from '../../../src/model/rebatchOnnxModel';
-
-function int64s(values: readonly number[]): number[] {
-  const b = Buffer.alloc(values.length * 8);
-  values.forEach((v, i) => b.writeBigInt64LE(BigInt(v), i * 8));
-  return [...b];
-}
 
 /** images [B,3,8,8] -> Reshape(a) -> [B,3,64]; Reshape(b) of that -> [B,192]; a Constant [4,48]. */
 function model(batch: number | string, extra: { constantShape?: boolean } = {}): Uint8Array {
@@ -24,12 +20,12 @@ function model(batch: number | string, extra: { constantShape?: boolean } = {}):
     nodeProto('Reshape', 'not_batch', ['b', 'shape_c'], ['c']),
   ];
   const initializers = [
-    tensorProto('shape_a', 7, [3], int64s([1, 3, -1])),
-    tensorProto('shape_c', 7, [2], int64s([0, -1])),
+    tensorProto('shape_a', ONNX_INT64, [3], int64Raw([1, 3, -1])),
+    tensorProto('shape_c', ONNX_INT64, [2], int64Raw([0, -1])),
   ];
   if (extra.constantShape) {
     // The second shape from a Constant node, as torch.onnx often writes it.
-    const value = [...Buffer.from(tensorProto('', 7, [2], int64s([1, 192])))];
+    const value = [...Buffer.from(tensorProto('', ONNX_INT64, [2], int64Raw([1, 192])))];
     const attr = [
       ...Buffer.from([0x0a, 5]),
       ...Buffer.from('value'),
@@ -42,7 +38,7 @@ function model(batch: number | string, extra: { constantShape?: boolean } = {}):
     ];
     nodes.unshift(nodeProto('Constant', 'shape_b_const', [], ['shape_b'], [attr]));
   } else {
-    initializers.push(tensorProto('shape_b', 7, [2], int64s([1, 192])));
+    initializers.push(tensorProto('shape_b', ONNX_INT64, [2], int64Raw([1, 192])));
   }
   return modelProto({
     name: 'views',
