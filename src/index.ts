@@ -72,7 +72,9 @@ export {
   nodeProto,
   tensorProto,
   valueInfoProto,
+  int64Raw,
   ONNX_FLOAT,
+  ONNX_INT64,
   ONNX_UINT8,
   type Bytes,
 } from './model/onnxWriter';

@@ -12,7 +12,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  int64Raw,
   ONNX_FLOAT,
+  ONNX_INT64,
   ONNX_UINT8,
   modelProto,
   nodeProto,
@@ -24,7 +26,6 @@ import { STANDIN_PEOPLE, type StandinPerson } from './standinPeople';
 
 export { STANDIN_PEOPLE, type StandinPerson };
 
-const ONNX_INT64 = 7;
 const SIDE = 640;
 const CANDIDATES = 8400;
 /** cx, cy, w, h, then one score per class (Normal, Fall). */
@@ -33,12 +34,6 @@ const CHANNELS = 6;
 function f32(values: readonly number[]): Bytes {
   const b = Buffer.alloc(values.length * 4);
   values.forEach((v, i) => b.writeFloatLE(v, i * 4));
-  return [...b];
-}
-
-function i64(values: readonly number[]): Bytes {
-  const b = Buffer.alloc(values.length * 8);
-  values.forEach((v, i) => b.writeBigInt64LE(BigInt(v), i * 8));
   return [...b];
 }
 
@@ -89,10 +84,15 @@ function standinGraphBytes(g: StandinGraph): Uint8Array {
     initializers: [
       tensorProto('in_s', ONNX_FLOAT, [], f32([g.inputScale])),
       tensorProto('in_z', ONNX_UINT8, [], [g.inputZero]),
-      tensorProto('starts', ONNX_INT64, [4], i64([0, 0, 0, 0])),
-      tensorProto('ends', ONNX_INT64, [4], i64([batch, 1, 1, 1])),
+      tensorProto('starts', ONNX_INT64, [4], int64Raw([0, 0, 0, 0])),
+      tensorProto('ends', ONNX_INT64, [4], int64Raw([batch, 1, 1, 1])),
       u8 ? tensorProto('zero', ONNX_UINT8, [], [0]) : tensorProto('zero', ONNX_FLOAT, [], f32([0])),
-      tensorProto('ones', ONNX_INT64, [rank], i64([batch, ...new Array<number>(rank - 1).fill(1)])),
+      tensorProto(
+        'ones',
+        ONNX_INT64,
+        [rank],
+        int64Raw([batch, ...new Array<number>(rank - 1).fill(1)]),
+      ),
       u8
         ? tensorProto('fixed', ONNX_UINT8, fixedDims, [...Uint8Array.from(g.fixed)])
         : tensorProto('fixed', ONNX_FLOAT, fixedDims, [...Buffer.from(g.fixed.buffer)]),

@@ -3,5 +3,12 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/** A model name that is also a file name (`<name>.manifest.json`, `<name>.onnx`), or a UsageError. */
+export function requireModelName(name: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
+    throw new UsageError(`--name ${name}: use letters, digits, '.', '_' and '-' only`);
+  }
+}
+
 /** What a command hands back to main: its exit code (0 ok, 1 a check failed). */
 export type CommandResult = 0 | 1;

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { UsageError } from './cliErrors';
+import { requireModelName, UsageError } from './cliErrors';
 import { LICENCE_KINDS, type LicenceKind } from './licenceKind';
 import { DEFAULT_MODELS_DIR, DOCTOR_HELP, type DoctorOptions } from './doctorCommand';
 import { MODEL_COMPILE_HELP, MODEL_COMPILE_OPTIONS } from './modelCompileCommand';
@@ -124,6 +124,7 @@ export function parseModelImportArgs(rest: string[]): ModelImportOptions {
   if (extra.length > 0)
     throw new UsageError(`model import takes one file, got '${extra.join(' ')}'`);
   const name = stringOption(p.values.name);
+  if (name !== undefined) requireModelName(name);
   const images = stringOption(p.values.images);
   const python = stringOption(p.values.python);
   const sizeText = stringOption(p.values.size);

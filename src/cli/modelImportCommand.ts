@@ -198,9 +198,6 @@ export function modelImportCommand(o: ModelImportOptions): CommandResult {
     if (o.images !== undefined || o.python !== undefined) {
       throw new UsageError('--images and --python apply to .tflite files only');
     }
-    if (o.name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.name)) {
-      throw new UsageError(`--name ${o.name}: use letters, digits, '.', '_' and '-' only`);
-    }
     return pteImportCommand({
       file: o.file,
       force: o.force,
@@ -216,9 +213,6 @@ export function modelImportCommand(o: ModelImportOptions): CommandResult {
     throw new UsageError('--images and --python apply to .tflite files only');
   }
   if (!fs.existsSync(original)) throw new UsageError(`${o.file}: no such file`);
-  if (o.name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.name)) {
-    throw new UsageError(`--name ${o.name}: use letters, digits, '.', '_' and '-' only`);
-  }
   // Read once: an Ultralytics QNN export is told by its EPContext node; a --raw-head cut is read
   // from the file it writes.
   const originalInfo = o.rawHead === true ? undefined : readOnnxModel(original);

@@ -164,14 +164,13 @@ function readDim(c: Cursor): number | string {
   return dim;
 }
 
-function readTensorType(c: Cursor): { elemType: string; dims: (number | string)[] | undefined } {
-  let elemType = 'tensor(0)';
+function readTensorType(c: Cursor): { elemCode: number; dims: (number | string)[] | undefined } {
+  let elemCode = 0;
   let dims: (number | string)[] | undefined;
   while (!c.done) {
     const f = c.field();
     if (f.no === 1 && f.wire === 0) {
-      const t = f.value;
-      elemType = ELEM_TYPES[t] ?? `tensor(${t})`;
+      elemCode = f.value;
     } else if (f.no === 2 && f.wire === 2) {
       dims = [];
       const shape = c.sub(f);
@@ -181,13 +180,20 @@ function readTensorType(c: Cursor): { elemType: string; dims: (number | string)[
       }
     }
   }
-  return { elemType, dims };
+  return { elemCode, dims };
 }
 
-function readValueInfo(c: Cursor): OnnxValueInfo {
+/**
+ * A ValueInfoProto as stored: its name and, for a tensor, the ONNX element code and dims (-1 for
+ * a dimension with neither value nor name; undefined dims: no shape recorded, rank unknown).
+ * What the graph rewriters need to write it back changed (rebatchOnnxModel).
+ */
+export function readValueInfoFields(c: Cursor): {
+  readonly name: string;
+  readonly tensor?: { readonly elemCode: number; readonly dims: (number | string)[] | undefined };
+} {
   let name = '';
-  let elemType = 'non-tensor';
-  let dims: (number | string)[] = [];
+  let tensor: { elemCode: number; dims: (number | string)[] | undefined } | undefined;
   while (!c.done) {
     const f = c.field();
     if (f.no === 1 && f.wire === 2) name = c.text(f);
@@ -195,16 +201,22 @@ function readValueInfo(c: Cursor): OnnxValueInfo {
       const type = c.sub(f);
       while (!type.done) {
         const t = type.field();
-        if (t.no === 1 && t.wire === 2) {
-          const tensor = readTensorType(type.sub(t));
-          elemType = tensor.elemType;
-          // No shape at all: rank unknown. Reported as no dims; callers treat it as unusable.
-          dims = tensor.dims ?? [];
-        }
+        if (t.no === 1 && t.wire === 2) tensor = readTensorType(type.sub(t));
       }
     }
   }
-  return { name, elemType, dims };
+  return tensor ? { name, tensor } : { name };
+}
+
+function readValueInfo(c: Cursor): OnnxValueInfo {
+  const { name, tensor } = readValueInfoFields(c);
+  if (!tensor) return { name, elemType: 'non-tensor', dims: [] };
+  return {
+    name,
+    elemType: ELEM_TYPES[tensor.elemCode] ?? `tensor(${tensor.elemCode})`,
+    // No shape at all: rank unknown. Reported as no dims; callers treat it as unusable.
+    dims: tensor.dims ?? [],
+  };
 }
 
 function readStringPair(c: Cursor): [string, string] {

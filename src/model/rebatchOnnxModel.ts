@@ -13,7 +13,7 @@
 import { Buffer } from 'node:buffer';
 import { bufferSource } from '../util/byteSource';
 import { fieldSpans, type FieldSpan, lengthDelimited } from './protoSpans';
-import { Cursor, OnnxFormatError } from './readOnnxModel';
+import { Cursor, OnnxFormatError, readValueInfoFields } from './readOnnxModel';
 import {
   int64Raw,
   metadataPropsBytes,
@@ -33,53 +33,27 @@ export interface RebatchedModel {
   readonly input: string;
   /** Reshape nodes whose constant target shape now starts with the batch. */
   readonly reshapes: number;
-  /** What the input's leading dimension was: 1, or a symbolic name. */
+  /** What the input's leading dimension was: 1, a symbolic name, or -1 (dynamic, unnamed). */
   readonly inputBatchWas: number | string;
 }
 
-interface Dims {
-  readonly elemType: number;
-  readonly dims: (number | string)[];
+type ValueInfo = ReturnType<typeof readValueInfoFields>;
+
+function readValueInfo(buf: Buffer, span: FieldSpan): ValueInfo {
+  return readValueInfoFields(new Cursor(bufferSource(buf), span.start, span.start + span.len));
 }
 
-/** A ValueInfoProto's tensor element type and dims; undefined for a non-tensor. */
-function readValueInfo(buf: Buffer, span: FieldSpan): { name: string; tensor?: Dims } {
-  const c = new Cursor(bufferSource(buf), span.start, span.start + span.len);
-  let name = '';
-  let tensor: Dims | undefined;
-  while (!c.done) {
-    const f = c.field();
-    if (f.no === 1 && f.wire === 2) name = c.text(f);
-    if (f.no !== 2 || f.wire !== 2) continue;
-    const type = c.sub(f);
-    while (!type.done) {
-      const tf = type.field();
-      if (tf.no !== 1 || tf.wire !== 2) continue;
-      const t = type.sub(tf);
-      let elemType = 0;
-      const dims: (number | string)[] = [];
-      while (!t.done) {
-        const ff = t.field();
-        if (ff.no === 1 && ff.wire === 0) elemType = ff.value;
-        if (ff.no !== 2 || ff.wire !== 2) continue;
-        const shape = t.sub(ff);
-        while (!shape.done) {
-          const df = shape.field();
-          if (df.no !== 1 || df.wire !== 2) continue;
-          const d = shape.sub(df);
-          let dim: number | string = '';
-          while (!d.done) {
-            const x = d.field();
-            if (x.no === 1 && x.wire === 0) dim = x.value;
-            else if (x.no === 2 && x.wire === 2) dim = d.text(x);
-          }
-          dims.push(dim);
-        }
-      }
-      tensor = { elemType, dims };
-    }
-  }
-  return tensor ? { name, tensor } : { name };
+/**
+ * Graph field `no` (input 11, output 12) holding `v` with `batch` on its leading axis. A dimension
+ * with neither value nor name gets a name of its own, which keeps it symbolic.
+ */
+function batchedValueInfo(no: number, v: ValueInfo, batch: number): Buffer {
+  const dims = [batch, ...(v.tensor?.dims ?? []).slice(1)].map((d, i) =>
+    d === -1 ? `${v.name}_dim${i}` : d,
+  );
+  return Buffer.concat(
+    lengthDelimited(no, [Buffer.from(valueInfoProto(v.name, v.tensor?.elemCode ?? 0, dims))]),
+  );
 }
 
 interface NodeAt extends NodeFields {
@@ -157,21 +131,23 @@ export function rebatchOnnxModel(model: Uint8Array, batch: number): RebatchedMod
   const imageInputs = graphFields
     .filter((f) => f.no === 11)
     .map((f) => ({ span: f, ...readValueInfo(buf, f) }))
-    .filter((i) => !initializerNames.has(i.name) && i.tensor?.dims.length === 4);
+    .filter((i) => !initializerNames.has(i.name) && i.tensor?.dims?.length === 4);
   if (imageInputs.length !== 1) {
     throw new OnnxFormatError(`expected one rank-4 image input, found ${imageInputs.length}`);
   }
   const image = imageInputs[0]!;
-  const inputBatchWas = image.tensor!.dims[0]!;
+  const imageDims = image.tensor!.dims!;
+  const inputBatchWas = imageDims[0]!;
   const leading = (what: string, dims: readonly (number | string)[]): void => {
     const d = dims[0];
-    if (d !== 1 && typeof d !== 'string') {
+    // 1, a symbolic name, or -1: dynamic without a name.
+    if (d !== 1 && d !== -1 && typeof d !== 'string') {
       throw new OnnxFormatError(
         `${what} [${dims.join(', ')}] has no batch axis of 1 or a symbolic one: it cannot be re-batched`,
       );
     }
   };
-  leading(`input ${image.name}`, image.tensor!.dims);
+  leading(`input ${image.name}`, imageDims);
 
   const nodes = graphFields.filter((f) => f.no === 1).map((f) => readNode(buf, f));
   const sub = nodes.find((n) => n.hasSubgraph);
@@ -206,16 +182,12 @@ export function rebatchOnnxModel(model: Uint8Array, batch: number): RebatchedMod
 
   const outputs = graphFields.filter((f) => f.no === 12).map((f) => readValueInfo(buf, f));
   const rewrittenOutputs = outputs.map((o) => {
-    if (!o.tensor || o.tensor.dims.length === 0) {
+    const dims = o.tensor?.dims;
+    if (!dims || dims.length === 0) {
       throw new OnnxFormatError(`output ${o.name} has no tensor shape: it cannot be re-batched`);
     }
-    leading(`output ${o.name}`, o.tensor.dims);
-    const dims = [batch, ...o.tensor.dims.slice(1).map((d) => (d === '' ? -1 : d))];
-    return Buffer.concat(
-      lengthDelimited(12, [
-        Buffer.from(valueInfoProto(o.name, o.tensor.elemType, dims.map(unknownAsName(o.name)))),
-      ]),
-    );
+    leading(`output ${o.name}`, dims);
+    return batchedValueInfo(12, o, batch);
   });
 
   const nodeAt = new Map(nodes.map((n) => [n.span.from, n]));
@@ -227,20 +199,7 @@ export function rebatchOnnxModel(model: Uint8Array, batch: number): RebatchedMod
       const twin = renamed.get(n);
       parts.push(twin ? renameInput(buf, f, 1, twin) : buf.subarray(f.from, f.to));
     } else if (f.no === 11 && f.from === image.span.from) {
-      const dims = [batch, ...image.tensor!.dims.slice(1)];
-      parts.push(
-        Buffer.concat(
-          lengthDelimited(11, [
-            Buffer.from(
-              valueInfoProto(
-                image.name,
-                image.tensor!.elemType,
-                dims.map(unknownAsName(image.name)),
-              ),
-            ),
-          ]),
-        ),
-      );
+      parts.push(batchedValueInfo(11, image, batch));
     } else if (f.no === 12) {
       if (!outputsWritten) parts.push(...rewrittenOutputs);
       outputsWritten = true;
@@ -263,9 +222,4 @@ export function rebatchOnnxModel(model: Uint8Array, batch: number): RebatchedMod
     reshapes: renamed.size,
     inputBatchWas,
   };
-}
-
-/** A dimension with neither value nor name stays unknown: a name of its own keeps it symbolic. */
-function unknownAsName(tensor: string): (d: number | string, i: number) => number | string {
-  return (d, i) => (d === '' || d === -1 ? `${tensor}_dim${i}` : d);
 }

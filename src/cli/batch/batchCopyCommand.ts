@@ -19,7 +19,7 @@ import { EngineError } from '../../core/engineError';
 import { OnnxFormatError } from '../../model/readOnnxModel';
 import { rebatchOnnxModel } from '../../model/rebatchOnnxModel';
 import { withModelSha256 } from '../withModelSha256';
-import { type CommandResult, UsageError } from '../cliErrors';
+import { type CommandResult, requireModelName, UsageError } from '../cliErrors';
 import { formatTable } from '../../util/formatTable';
 import { type SlotAgreement, compareBatchedRuns } from './batchCopyCheck';
 
@@ -59,9 +59,8 @@ export async function batchCopyCommand(o: BatchCopyOptions): Promise<CommandResu
     );
   }
   const name = o.name ?? `${original.name}-b${o.batch}`;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
-    throw new UsageError(`--name ${name}: use letters, digits, '.', '_' and '-' only`);
-  }
+  // A name derived from the manifest's is a file name too.
+  requireModelName(name);
   const dir = path.dirname(original.manifestPath);
   const out = path.join(dir, `${name}.manifest.json`);
   const precisions = PRECISIONS.filter((p) => original.modelPaths[p] !== undefined);
@@ -89,6 +88,8 @@ export async function batchCopyCommand(o: BatchCopyOptions): Promise<CommandResu
 
   const written: Written[] = [];
   const agreements: SlotAgreement[] = [];
+  // The copies stay only once proven and recorded; any other way out removes them.
+  let kept = false;
   try {
     for (const t of targets) {
       let copy;
@@ -113,7 +114,6 @@ export async function batchCopyCommand(o: BatchCopyOptions): Promise<CommandResu
       } catch (e) {
         // A re-batched graph that does not even run (a reshape whose sizes no longer add up).
         if (!(e instanceof EngineError)) throw e;
-        for (const f of written) fs.rmSync(f.file, { force: true });
         process.stderr.write(
           `${original.name} cannot run batched: its batch-${o.batch} ${w.precision} copy does not run (${e.code}: ${e.message})\n`,
         );
@@ -122,7 +122,6 @@ export async function batchCopyCommand(o: BatchCopyOptions): Promise<CommandResu
     }
     const failed = agreements.filter((a) => !a.agrees);
     if (failed.length > 0) {
-      for (const w of written) fs.rmSync(w.file, { force: true });
       process.stderr.write(
         `${original.name} cannot run batched: the batch-${o.batch} copy does not compute what the original does per frame:\n` +
           failed
@@ -136,9 +135,9 @@ export async function batchCopyCommand(o: BatchCopyOptions): Promise<CommandResu
       return 1;
     }
     fs.writeFileSync(out, `${JSON.stringify(copyManifest, null, 2)}\n`);
-  } catch (e) {
-    for (const w of written) fs.rmSync(w.file, { force: true });
-    throw e;
+    kept = true;
+  } finally {
+    if (!kept) for (const w of written) fs.rmSync(w.file, { force: true });
   }
   printResult(o, out, name, written, agreements);
   return 0;

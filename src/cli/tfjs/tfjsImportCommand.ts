@@ -122,9 +122,6 @@ function readGraph(file: string): TfjsGraphModel {
 export function tfjsImportCommand(o: TfjsImportOptions): CommandResult {
   const file = path.resolve(o.file);
   if (!fs.existsSync(file)) throw new UsageError(`${o.file}: no such file`);
-  if (o.name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.name)) {
-    throw new UsageError(`--name ${o.name}: use letters, digits, '.', '_' and '-' only`);
-  }
   const graph = readGraph(file);
   const match = recognize(graph);
   if ('reasons' in match) {

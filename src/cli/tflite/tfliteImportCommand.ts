@@ -134,9 +134,6 @@ function kindLabel(kind: TfliteLayoutKind): string {
 export function tfliteImportCommand(o: TfliteImportOptions): CommandResult {
   const file = path.resolve(o.file);
   if (!fs.existsSync(file)) throw new UsageError(`${o.file}: no such file`);
-  if (o.name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.name)) {
-    throw new UsageError(`--name ${o.name}: use letters, digits, '.', '_' and '-' only`);
-  }
   const name = o.name ?? path.basename(file).replace(/\.tflite$/i, '');
   const dir = path.dirname(file);
   const onnxFile = path.join(dir, `${name}.onnx`);

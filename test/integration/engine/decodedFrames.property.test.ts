@@ -12,7 +12,7 @@ import { requiredDataBytes } from '../../../src/core/imageEncoding';
 import { nativeAddon, type NativeRoi, type NativeSession } from '../../../src/engine/nativeAddon';
 import { propertyCheckAsync } from '../../support/propertyCheck';
 import { representation, validImage, writeImage } from '../../support/rosMessageArbitraries';
-import { model } from './engineFixtures';
+import { convOptions } from './engineFixtures';
 
 /** Small sides only: every case runs the model once (a few hundred microseconds). */
 const smallImage = validImage.filter((m) => m.width <= 64 && m.height <= 64);
@@ -33,34 +33,7 @@ describe('decoded frames through the native preprocessing: properties (fast-chec
   let session: NativeSession;
 
   before(async () => {
-    session = await nativeAddon().loadSession({
-      modelPath: model('conv.onnx'),
-      provider: 'cpu',
-      threads: 1,
-      sessionConfig: {},
-      freeDimensions: {},
-      input: {
-        name: 'images',
-        elementType: 1,
-        width: 48,
-        height: 32,
-        channels: 3,
-        layout: 'nchw',
-        batch: 1,
-      },
-      preprocess: {
-        colorOrder: 'rgb',
-        resize: 'letterbox',
-        padValue: 114,
-        roundPixels: false,
-        exactGrid: true,
-        mean: [0, 0, 0],
-        std: [255, 255, 255],
-        quantization: null,
-      },
-      outputPeaks: null,
-      qnn: null,
-    });
+    session = await nativeAddon().loadSession(convOptions());
   });
   after(() => session?.dispose());
 

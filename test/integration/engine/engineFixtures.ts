@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { repoPath } from '../../support/paths';
 import { runToolsPython as python } from '../../support/toolsPython';
 import { tempDir } from '../../support/tempDir';
+import type { NativeLoadOptions } from '../../../src/engine/nativeAddon';
 
 let modelDir: string | undefined;
 
@@ -98,4 +99,36 @@ export function pattern(n: number, seed: number): Uint8Array {
     out[i] = (s >>> 0) & 0xff;
   }
   return out;
+}
+
+/** conv.onnx ([1,3,32,48] float32) as toNativeOptions would describe it. */
+export function convOptions(): NativeLoadOptions {
+  return {
+    modelPath: model('conv.onnx'),
+    provider: 'cpu',
+    threads: 1,
+    sessionConfig: {},
+    freeDimensions: {},
+    input: {
+      name: 'images',
+      elementType: 1,
+      width: 48,
+      height: 32,
+      channels: 3,
+      layout: 'nchw',
+      batch: 1,
+    },
+    preprocess: {
+      colorOrder: 'rgb',
+      resize: 'letterbox',
+      padValue: 114,
+      roundPixels: false,
+      exactGrid: true,
+      mean: [0, 0, 0],
+      std: [255, 255, 255],
+      quantization: null,
+    },
+    outputPeaks: null,
+    qnn: null,
+  };
 }

@@ -16,39 +16,7 @@ import {
   IMAGE_ENCODINGS,
   requiredDataBytes,
 } from '../../../src/core/imageEncoding';
-import { model, pattern } from './engineFixtures';
-
-/** conv.onnx ([1,3,32,48] float32) as toNativeOptions would describe it. */
-function convOptions(): NativeLoadOptions {
-  return {
-    modelPath: model('conv.onnx'),
-    provider: 'cpu',
-    threads: 1,
-    sessionConfig: {},
-    freeDimensions: {},
-    input: {
-      name: 'images',
-      elementType: 1,
-      width: 48,
-      height: 32,
-      channels: 3,
-      layout: 'nchw',
-      batch: 1,
-    },
-    preprocess: {
-      colorOrder: 'rgb',
-      resize: 'letterbox',
-      padValue: 114,
-      roundPixels: false,
-      exactGrid: true,
-      mean: [0, 0, 0],
-      std: [255, 255, 255],
-      quantization: null,
-    },
-    outputPeaks: null,
-    qnn: null,
-  };
-}
+import { convOptions, model, pattern } from './engineFixtures';
 
 /** Resolves to the rejection of `p`, failing if it resolves. */
 async function rejection(p: Promise<unknown>): Promise<Error & { code?: string }> {
